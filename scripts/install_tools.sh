@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the tools the project needs when they are missing; silent when all are present.
+# apt: verilator, iverilog, yosys.  pip: fusesoc.  Safe to run any number of times.
+set -eu
+need_apt=()
+command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
+command -v iverilog  >/dev/null 2>&1 || need_apt+=(iverilog)
+command -v yosys     >/dev/null 2>&1 || need_apt+=(yosys)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "install: apt-get ${need_apt[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null 2>&1; then
+    $SUDO apt-get update -qq >/dev/null
+    $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  fi
+fi
+if ! command -v fusesoc >/dev/null 2>&1; then
+  echo "install: pip fusesoc" >&2
+  python3 -m pip install -q --root-user-action=ignore fusesoc >/dev/null 2>&1 || python3 -m pip install -q fusesoc >/dev/null
+fi
+exit 0

@@ -1,0 +1,141 @@
+// tb_lib.h -- harness library shared by every Verilator harness in tb/.
+//
+// Purpose: one place for the things every harness needs, so each harness only
+// drives its own ports and calls its golden model:
+//   * tb_init():   parses +seed=N, +trace[=file], +n=N, +timeout=N, +stall=P, +gap=P;
+//                  seeds Verilator's randReset(2) so every register starts random.
+//   * tb_rand*():  one seeded xorshift64* generator (no libc rand()).
+//   * TbStall:     random valid gaps / ready backpressure with a percentage.
+//   * TbScore:     scoreboard; prints the first mismatches (id, expected, actual in hex)
+//                  and the result line "N passed, N failed".
+//   * TbSim<T>:    clock, reset, waveform and timeout around a Verilated top that has
+//                  clk_i and rst_ni ports.
+//
+// Cycle convention (see docs/harness.md): the harness sets inputs, calls eval() so
+// combinational outputs (e.g. ready depending on valid) settle, samples every
+// handshake (valid && ready), then calls tick() which makes the rising edge.
+#ifndef TB_LIB_H
+#define TB_LIB_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+struct TbArgs {
+  uint64_t seed;       // +seed=N (default 1)
+  bool trace;          // +trace or +trace=file.fst
+  std::string trace_file;
+  long n;              // +n=N transactions (harness-specific default)
+  uint64_t timeout;    // +timeout=N cycles (0: harness default)
+  int stall_pct;       // +stall=P percent of cycles with ready low (default 30)
+  int gap_pct;         // +gap=P percent of cycles with valid low (default 30)
+  const char *name;
+};
+
+// Parses plusargs. `default_n` is used when +n is absent.
+void tb_init(int argc, char **argv, const char *name, long default_n, TbArgs *a);
+const char *tb_plusarg(const char *prefix);  // value after "+prefix=" or nullptr
+
+uint64_t tb_rand(void);
+uint32_t tb_rand_u32(void);
+uint32_t tb_rand_range(uint32_t lo, uint32_t hi);  // inclusive
+bool tb_chance(int pct);                           // true with probability pct/100
+double tb_rand_unit(void);                         // [0, 1)
+double tb_rand_normal(void);                       // N(0,1)
+
+// Random stalls: each call to next() says whether this cycle stalls. The harness
+// may change pct during a run (e.g. 0 for a throughput phase).
+struct TbStall {
+  int pct;
+  explicit TbStall(int p = 0) : pct(p) {}
+  bool next() { return pct > 0 && tb_chance(pct); }
+};
+
+struct TbScore {
+  const char *name;
+  long pass = 0;
+  long fail = 0;
+  int max_print = 8;
+  explicit TbScore(const char *n) : name(n) {}
+  // Compares one value; prints the first max_print mismatches.
+  bool check(const char *what, uint64_t id, uint64_t exp, uint64_t got);
+  // Records an outcome that has no value (e.g. "no response lost").
+  bool expect(bool ok, const char *what, uint64_t id);
+  // Prints "N passed, N failed" and returns the process exit status.
+  int finish(void);
+};
+
+template <class T>
+class TbSim {
+ public:
+  VerilatedContext *ctx;
+  T *top;
+  VerilatedFstC *tfp = nullptr;
+  uint64_t cycle = 0;
+  uint64_t timeout;
+  bool timed_out = false;
+
+  TbSim(const TbArgs &a, uint64_t default_timeout) {
+    ctx = new VerilatedContext;
+    ctx->randReset(2);
+    ctx->randSeed(static_cast<int>(a.seed & 0x7fffffff));
+    top = new T(ctx);
+    timeout = a.timeout ? a.timeout : default_timeout;
+    if (a.trace) {
+      ctx->traceEverOn(true);
+      tfp = new VerilatedFstC;
+      top->trace(tfp, 99);
+      tfp->open(a.trace_file.c_str());
+      std::fprintf(stderr, "%s: waveform %s\n", a.name, a.trace_file.c_str());
+    }
+    top->clk_i = 0;
+    top->rst_ni = 1;
+    top->eval();
+    dump();
+  }
+  ~TbSim() {
+    top->final();
+    if (tfp) {
+      tfp->close();
+      delete tfp;
+    }
+    delete top;
+    delete ctx;
+  }
+  void dump() {
+    if (tfp) tfp->dump(ctx->time());
+  }
+  // One full clock period: rising edge, then falling edge. Returns false on timeout.
+  bool tick() {
+    ctx->timeInc(1);
+    top->clk_i = 1;
+    top->eval();
+    dump();
+    ctx->timeInc(1);
+    top->clk_i = 0;
+    top->eval();
+    dump();
+    cycle++;
+    if (cycle >= timeout && !timed_out) {
+      timed_out = true;
+      std::fprintf(stderr, "TIMEOUT after %llu cycles\n", (unsigned long long)cycle);
+    }
+    return !timed_out;
+  }
+  // Asynchronous assert, synchronous release after `cycles` clock periods.
+  void reset(int cycles = 3) {
+    top->rst_ni = 0;
+    top->eval();
+    dump();
+    for (int i = 0; i < cycles; i++) tick();
+    top->rst_ni = 1;
+    top->eval();
+    dump();
+  }
+};
+
+#endif  // TB_LIB_H

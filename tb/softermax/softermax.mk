@@ -1,0 +1,1 @@
+# Harnesses of the Softermax block.

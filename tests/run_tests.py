@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Regression runner: runs every test of the given lists and ends with 'N passed, N failed'.
+
+A list file has one test per line:  <block> <name> <shell command...>   ('#' starts a comment).
+A test passes when its command exits 0 and, if its last line is a harness result line
+'N passed, M failed', N > 0 and M == 0 (a run that checks nothing is a failure).
+LONG=1 in the environment multiplies every '+n=N' by 100 (the 10^7-transaction runs).
+Logs go to $BUILD/logs/<name>.log.
+"""
+import argparse
+import concurrent.futures as cf
+import os
+import re
+import subprocess
+import sys
+import time
+
+RESULT = re.compile(r"^(\d+) passed, (\d+) failed\s*$")
+
+
+def load(paths, block):
+    tests = []
+    for path in paths:
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                parts = line.split(None, 2)
+                if len(parts) < 3:
+                    sys.exit(f"{path}:{lineno}: expected '<block> <name> <command>'")
+                if block and parts[0] != block:
+                    continue
+                tests.append((parts[1], parts[2]))
+    return tests
+
+
+def scale(cmd):
+    if os.environ.get("LONG", "0") == "1":
+        cmd = re.sub(r"\+n=(\d+)", lambda m: "+n=%d" % (int(m.group(1)) * 100), cmd)
+    return cmd
+
+
+def run(test, logdir, timeout):
+    name, cmd = test
+    cmd = scale(cmd)
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+        out, rc = p.stdout.decode(errors="replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, rc = (e.stdout or b"").decode(errors="replace") + "\nRUNNER TIMEOUT\n", 124
+    dt = time.time() - t0
+    with open(os.path.join(logdir, name + ".log"), "w") as f:
+        f.write("$ " + cmd + "\n" + out)
+    lines = [l for l in out.strip().splitlines() if l.strip()]
+    last = lines[-1] if lines else ""
+    ok = rc == 0
+    m = RESULT.match(last)
+    if m:
+        ok = ok and int(m.group(1)) > 0 and int(m.group(2)) == 0
+    return name, ok, dt, (last if m else ""), lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("lists", nargs="+")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--block", default="")
+    ap.add_argument("--timeout", type=int, default=1800)
+    a = ap.parse_args()
+    tests = load(a.lists, a.block)
+    if not tests:
+        sys.exit("no tests selected")
+    logdir = os.path.join(os.environ.get("BUILD", "build"), "logs")
+    os.makedirs(logdir, exist_ok=True)
+    npass = nfail = 0
+    checks = 0
+    t0 = time.time()
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        futs = [ex.submit(run, t, logdir, a.timeout) for t in tests]
+        for fut in futs:
+            name, ok, dt, res, lines = fut.result()
+            m = RESULT.match(res)
+            if m:
+                checks += int(m.group(1))
+            print("%s %-40s %7.1f s  %s" % ("PASS" if ok else "FAIL", name, dt, res), flush=True)
+            if ok:
+                npass += 1
+            else:
+                nfail += 1
+                for l in lines[-15:]:
+                    print("    | " + l)
+    print("checks: %d individual comparisons in %.0f s; logs in %s" % (checks, time.time() - t0, logdir))
+    print("%d passed, %d failed" % (npass, nfail))
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+`default_nettype none
+// softermax -- Softermax top: a row of scores in, its base-2 softmax probabilities out.
+//
+// Purpose: skid buffer -> softermax_unnormed -> row buffer -> softermax_norm -> skid buffer.
+//   The unnormed unit writes each slice (u values and the max they were computed against)
+//   into a slice FIFO and, at the row's end, a summary (d, final max, slice count, error) into
+//   a summary FIFO; the normalization unit drains a row once its summary is there. Both FIFOs
+//   hold 2 * MaxLen/Vec entries so the unnormed unit fills row r+1 while row r is normalized:
+//   back-to-back rows stream at Vec elements per cycle without bubbles. Both FIFOs are
+//   SRAM-backed (cc_fifo_sram) and map to block RAM.
+//   Output slicing equals input slicing (beats of Vec elements, the last one partial).
+//   Malformed rows (see softermax_unnormed) give one beat {cnt 0, last 1, err 1, y 0}.
+// Parameters:
+//   Vec, MaxLen, InWidth, InFrac, RecipSegBits: see softermax_unnormed / softermax_norm.
+// Interfaces (valid/ready; a beat moves on valid && ready; valid and data hold until taken):
+//   in : in_x_i (Vec x InWidth, lane j at [j*InWidth +: InWidth]), in_cnt_i, in_last_i
+//   out: out_y_o (Vec x 8, Q(1,7)), out_cnt_o, out_last_o, out_err_o
+module softermax #(
+  parameter integer Vec          = 16,
+  parameter integer MaxLen       = 384,
+  parameter integer InWidth      = 8,
+  parameter integer InFrac       = 2,
+  parameter integer RecipSegBits = 2,
+  // derived, do not override
+  parameter integer CntW = $clog2(Vec + 1)
+) (
+  input  wire                   clk_i,
+  input  wire                   rst_ni,
+  input  wire                   in_valid_i,
+  output wire                   in_ready_o,
+  input  wire [Vec*InWidth-1:0] in_x_i,
+  input  wire [CntW-1:0]        in_cnt_i,
+  input  wire                   in_last_i,
+  output wire                   out_valid_o,
+  input  wire                   out_ready_i,
+  output wire [Vec*8-1:0]       out_y_o,
+  output wire [CntW-1:0]        out_cnt_o,
+  output wire                   out_last_o,
+  output wire                   out_err_o
+);
+  localparam integer MWidth    = InWidth - InFrac + 1;
+  localparam integer MaxSlices = (MaxLen + Vec - 1) / Vec;
+  localparam integer SliceW    = $clog2(MaxSlices + 1);
+  localparam integer BufDepth  = 2 * MaxSlices;
+  localparam integer InW       = Vec * InWidth + CntW + 1;
+  localparam integer SlcW      = Vec * 16 + MWidth + CntW;
+  localparam integer SumW      = 16 + MWidth + SliceW + 1;
+  localparam integer OutW      = Vec * 8 + CntW + 2;
+
+  // ---------------------------------------------------------------- input register
+  wire                   s_valid, s_ready;
+  wire [Vec*InWidth-1:0] s_x;
+  wire [CntW-1:0]        s_cnt;
+  wire                   s_last;
+
+  cc_skid_buffer #(.Width(InW)) u_in_skid (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .in_data_i  ({in_x_i, in_cnt_i, in_last_i}),
+    .out_valid_o(s_valid),
+    .out_ready_i(s_ready),
+    .out_data_o ({s_x, s_cnt, s_last})
+  );
+
+  // ---------------------------------------------------------------- unnormed unit
+  wire              un_valid, un_ready;
+  wire [Vec*16-1:0] un_u;
+  wire [MWidth-1:0] un_m;
+  wire [CntW-1:0]   un_cnt;
+  wire              un_last, un_store, un_err;
+  wire [15:0]       un_d;
+  wire [SliceW-1:0] un_nslices;
+
+  softermax_unnormed #(
+    .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac)
+  ) u_unnormed (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (s_valid),
+    .in_ready_o   (s_ready),
+    .in_x_i       (s_x),
+    .in_cnt_i     (s_cnt),
+    .in_last_i    (s_last),
+    .out_valid_o  (un_valid),
+    .out_ready_i  (un_ready),
+    .out_u_o      (un_u),
+    .out_m_o      (un_m),
+    .out_cnt_o    (un_cnt),
+    .out_last_o   (un_last),
+    .out_store_o  (un_store),
+    .out_d_o      (un_d),
+    .out_nslices_o(un_nslices),
+    .out_err_o    (un_err)
+  );
+
+  // ---------------------------------------------------------------- row buffer
+  // A slice moves only when both FIFOs can take it (the FIFOs' ready does not depend on
+  // valid, so this is loop-free).
+  wire slc_in_ready, sum_in_ready;
+  assign un_ready = slc_in_ready && sum_in_ready;
+  wire un_fire = un_valid && un_ready;
+
+  wire              slc_valid, slc_ready;
+  wire [Vec*16-1:0] slc_u;
+  wire [MWidth-1:0] slc_m;
+  wire [CntW-1:0]   slc_cnt;
+  wire              sum_valid, sum_ready;
+  wire [15:0]       sum_d;
+  wire [MWidth-1:0] sum_m;
+  wire [SliceW-1:0] sum_nslices;
+  wire              sum_err;
+  wire [$clog2(BufDepth+1)-1:0] slc_count, sum_count;
+  wire unused_ok = &{1'b0, slc_count, sum_count};  // occupancy is for waveforms only
+
+  cc_fifo_sram #(.Width(SlcW), .Depth(BufDepth)) u_slice_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clr_i      (1'b0),
+    .in_valid_i (un_fire && un_store),
+    .in_ready_o (slc_in_ready),
+    .in_data_i  ({un_u, un_m, un_cnt}),
+    .out_valid_o(slc_valid),
+    .out_ready_i(slc_ready),
+    .out_data_o ({slc_u, slc_m, slc_cnt}),
+    .count_o    (slc_count)
+  );
+
+  cc_fifo_sram #(.Width(SumW), .Depth(BufDepth)) u_summary_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clr_i      (1'b0),
+    .in_valid_i (un_fire && un_last),
+    .in_ready_o (sum_in_ready),
+    .in_data_i  ({un_d, un_m, un_nslices, un_err}),
+    .out_valid_o(sum_valid),
+    .out_ready_i(sum_ready),
+    .out_data_o ({sum_d, sum_m, sum_nslices, sum_err}),
+    .count_o    (sum_count)
+  );
+
+  // ---------------------------------------------------------------- normalization unit
+  wire             n_valid, n_ready;
+  wire [Vec*8-1:0] n_y;
+  wire [CntW-1:0]  n_cnt;
+  wire             n_last, n_err;
+
+  softermax_norm #(
+    .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac),
+    .RecipSegBits(RecipSegBits)
+  ) u_norm (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .slc_valid_i  (slc_valid),
+    .slc_ready_o  (slc_ready),
+    .slc_u_i      (slc_u),
+    .slc_m_i      (slc_m),
+    .slc_cnt_i    (slc_cnt),
+    .sum_valid_i  (sum_valid),
+    .sum_ready_o  (sum_ready),
+    .sum_d_i      (sum_d),
+    .sum_m_i      (sum_m),
+    .sum_nslices_i(sum_nslices),
+    .sum_err_i    (sum_err),
+    .out_valid_o  (n_valid),
+    .out_ready_i  (n_ready),
+    .out_y_o      (n_y),
+    .out_cnt_o    (n_cnt),
+    .out_last_o   (n_last),
+    .out_err_o    (n_err)
+  );
+
+  // ---------------------------------------------------------------- output register
+  cc_skid_buffer #(.Width(OutW)) u_out_skid (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (n_valid),
+    .in_ready_o (n_ready),
+    .in_data_i  ({n_y, n_cnt, n_last, n_err}),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o ({out_y_o, out_cnt_o, out_last_o, out_err_o})
+  );
+
+`ifndef SYNTHESIS
+  // Input hold rule: once offered, a beat must not change or be withdrawn until taken.
+  reg                 hold_q;
+  reg [InW-1:0]       hold_data_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hold_q <= 1'b0;
+    else begin
+      if (hold_q && (!in_valid_i || ({in_x_i, in_cnt_i, in_last_i} != hold_data_q))) begin
+        $display("%m: ERROR input beat changed or withdrawn before it was taken");
+        $stop;
+      end
+      hold_q      <= in_valid_i && !in_ready_o;
+      hold_data_q <= {in_x_i, in_cnt_i, in_last_i};
+    end
+  end
+`endif
+endmodule
+`default_nettype wire

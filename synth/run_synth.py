@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""Yosys area flow: synthesizes every configuration of synth/configs.txt and writes the area table.
+
+For each configuration (`<config-name> <top-module> [Param=value ...]`) two Yosys runs are made:
+
+  generic  read_verilog -defer <files>; chparam ...; hierarchy -check -top X;
+           synth -top X -flatten; check; stat; stat -tech cmos
+           -> total generic cell count, cells by type (raw log), CMOS transistor estimate
+  ice40    the same front end, then synth_ice40 -top X -flatten; stat
+           -> SB_LUT4, flip-flops (every SB_DFF*), SB_RAM40_4K*, SB_CARRY, SB_MAC16
+
+Outputs: the Markdown table (--out, `make synth` uses docs/area.md), the machine-readable
+$BUILD/synth/area.tsv, and the raw logs / scripts / JSON statistics under $BUILD/synth/.
+
+--check runs only a fast generic synthesis (no ABC) with `check -assert` of every configuration
+plus every other RTL module with its default parameters, and ends with 'N passed, N failed'.
+
+A configuration whose top module has no file yet (rtl/*/<top>.v) is skipped with a note.
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BUILD = os.environ.get("BUILD", "build")
+
+# Generic gate types that Yosys 0.23 `stat -tech cmos` has a transistor cost for
+# (kernel/cost.h). Every other cell (flip-flops with enable/reset, latches) is uncounted
+# and Yosys prints the estimate with a trailing '+'.
+CMOS_COSTED = {"$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_ANDNOT_",
+               "$_ORNOT_", "$_XOR_", "$_XNOR_", "$_AOI3_", "$_OAI3_", "$_AOI4_", "$_OAI4_",
+               "$_MUX_", "$_NMUX_", "$_DFF_P_", "$_DFF_N_"}
+
+TSV_COLS = ["config", "module", "params", "cells", "transistors", "lut", "ff", "bram", "carry",
+            "mac16", "uncosted_cells"]
+
+PARAM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)=(\S+)$")
+NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+class Config:
+    def __init__(self, name, top, params, origin):
+        self.name, self.top, self.params, self.origin = name, top, params, origin
+
+    def param_str(self):
+        return " ".join("%s=%s" % kv for kv in self.params)
+
+
+def die(msg):
+    print("run_synth: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load_configs(path):
+    configs, seen = [], {}
+    try:
+        f = open(path)
+    except OSError as e:
+        die("cannot read %s: %s" % (path, e.strerror))
+    with f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            where = "%s:%d" % (path, lineno)
+            parts = line.split()
+            if len(parts) < 2:
+                die("%s: expected '<config-name> <top-module> [Param=value ...]'" % where)
+            name, top = parts[0], parts[1]
+            if not NAME_RE.match(name):
+                die("%s: bad config name '%s' (letters, digits, _ . + - only)" % (where, name))
+            if name in seen:
+                die("%s: duplicate config name '%s' (first at line %d)" % (where, name, seen[name]))
+            seen[name] = lineno
+            params = []
+            for p in parts[2:]:
+                m = PARAM_RE.match(p)
+                if not m:
+                    die("%s: bad parameter '%s' (expected Name=value)" % (where, p))
+                params.append((m.group(1), m.group(2)))
+            configs.append(Config(name, top, params, where))
+    return configs
+
+
+def rtl_dirs(rtl_root):
+    """rtl/common first, then every other rtl/<block> directory, as paths relative to rtl_root."""
+    base = os.path.join(rtl_root, "rtl")
+    if not os.path.isdir(base):
+        die("no rtl/ directory under %s" % rtl_root)
+    dirs = sorted(d for d in os.listdir(base) if os.path.isdir(os.path.join(base, d)))
+    if "common" in dirs:
+        dirs.remove("common")
+        dirs.insert(0, "common")
+    return ["rtl/" + d for d in dirs]
+
+
+def vfiles(rtl_root, d):
+    return sorted("%s/%s" % (d, f) for f in os.listdir(os.path.join(rtl_root, d))
+                  if f.endswith(".v"))
+
+
+def find_top(rtl_root, dirs, top):
+    for d in dirs:
+        if os.path.isfile(os.path.join(rtl_root, d, top + ".v")):
+            return d
+    return None
+
+
+def declared_params(path):
+    """Best-effort list of parameter names declared in a Verilog file (for error hints)."""
+    try:
+        src = open(path, errors="replace").read()
+    except OSError:
+        return None
+    src = re.sub(r"//[^\n]*|/\*.*?\*/", " ", src, flags=re.S)
+    names = set()
+    for m in re.finditer(r"\b(?:parameter|localparam)\b([^;)]*)", src):
+        body = re.sub(r"\b(integer|real|signed|unsigned|reg|wire)\b|\[[^\]]*\]", " ", m.group(1))
+        for part in body.split(","):
+            mm = re.match(r"\s*(?:parameter\s+)?([A-Za-z_][A-Za-z0-9_$]*)\s*=", part)
+            if mm:
+                names.add(mm.group(1))
+    return names
+
+
+def yosys_script(cfg, top_file, incdirs, flow, json_path, check_mode):
+    """The top module's file is read with -defer (so chparam applies before elaboration); every
+    other module is loaded on demand by `hierarchy -libdir` from <dir>/<module>.v, so a broken
+    file only fails the configurations that use it."""
+    s = ["# generated by synth/run_synth.py (%s, %s)" % (cfg.name, flow),
+         "verilog_defaults -add %s" % " ".join("-I" + d for d in incdirs),
+         "read_verilog -defer %s" % top_file]
+    if cfg.params:
+        s.append("chparam %s %s" % (" ".join("-set %s %s" % kv for kv in cfg.params), cfg.top))
+    s.append("hierarchy -check %s -top %s" % (" ".join("-libdir " + d for d in incdirs), cfg.top))
+    if flow == "generic":
+        if check_mode:
+            s.append("synth -top %s -flatten -noabc" % cfg.top)
+            s.append("check -assert")
+        else:
+            s.append("synth -top %s -flatten" % cfg.top)
+            s.append("check")
+        s += ["stat", "stat -tech cmos", "tee -q -o %s stat -json -tech cmos" % json_path]
+    else:
+        s += ["synth_ice40 -top %s -flatten" % cfg.top, "stat",
+              "tee -q -o %s stat -json" % json_path]
+    return "\n".join(s) + "\n"
+
+
+def run_yosys(script_path, log_path, cwd, timeout):
+    """Runs yosys; returns (ok, seconds, message)."""
+    t0 = time.time()
+    with open(log_path, "w") as log:
+        try:
+            p = subprocess.Popen(["yosys", "-s", script_path], cwd=cwd, stdout=log,
+                                 stderr=subprocess.STDOUT, start_new_session=True)
+        except OSError as e:
+            return False, 0.0, "cannot start yosys: %s" % e.strerror
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+            return False, time.time() - t0, "timed out after %d s" % timeout
+    dt = time.time() - t0
+    if rc == 0:
+        return True, dt, ""
+    err = ""
+    with open(log_path, errors="replace") as log:
+        lines = log.read().splitlines()
+    for i, l in enumerate(lines):
+        if "ERROR:" in l:
+            err = l.strip()
+            # Yosys sometimes continues the message on the following lines
+            for extra in lines[i + 1:i + 4]:
+                if extra.strip() and not extra.startswith(("End of script", "Yosys ", "Time")):
+                    err += " " + extra.strip()
+                else:
+                    break
+            break
+    if not err:
+        err = "yosys exited with status %d" % rc
+    return False, dt, err[:400]
+
+
+def module_stats(json_path):
+    with open(json_path) as f:
+        j = json.load(f)
+    d = j["design"]
+    return d.get("num_cells", 0), d.get("num_cells_by_type", {}), d.get(
+        "estimated_num_transistors")
+
+
+def run_task(cfg, flow, a, dirs):
+    """One Yosys run; returns a dict with 'ok', 'msg', 'time' and the parsed numbers."""
+    outdir = a.logdir
+    home = find_top(a.rtl_root, dirs, cfg.top)
+    base = os.path.join(outdir, "%s.%s" % (cfg.name, flow))
+    script, log, js = base + ".ys", base + ".log", base + ".json"
+    for p in (js,):
+        if os.path.exists(p):
+            os.remove(p)
+    with open(script, "w") as f:
+        f.write(yosys_script(cfg, "%s/%s.v" % (home, cfg.top), dirs, flow, os.path.abspath(js), a.check))
+    ok, dt, msg = run_yosys(os.path.abspath(script), log, a.rtl_root, a.timeout)
+    res = {"ok": ok, "msg": msg, "time": dt, "log": log}
+    if ok:
+        try:
+            res["cells"], res["bytype"], res["transistors"] = module_stats(js)
+        except (OSError, ValueError, KeyError) as e:
+            res.update(ok=False, msg="cannot read statistics %s: %s" % (js, e))
+    elif "defparam" in msg or "parameter" in msg:
+        declared = declared_params(os.path.join(a.rtl_root, home, cfg.top + ".v"))
+        missing = [k for k, _ in cfg.params if declared is not None and k not in declared]
+        if missing:
+            res["msg"] += " [hint: %s.v does not declare parameter(s) %s]" % (
+                cfg.top, ", ".join(missing))
+    if ok and flow == "generic" and not a.check:
+        with open(log, errors="replace") as f:
+            m = re.findall(r"Found and reported (\d+) problems", f.read())
+        res["problems"] = int(m[-1]) if m else 0
+    return res
+
+
+def summarize(cfg, gen, ice):
+    """Builds one table row (dict of TSV columns + status/notes)."""
+    row = {"config": cfg.name, "module": cfg.top, "params": cfg.param_str(), "notes": []}
+    bt = gen["bytype"]
+    tr = gen["transistors"]
+    row["cells"] = gen["cells"]
+    row["transistors"] = int(str(tr).rstrip("+")) if tr is not None else 0
+    unc = sum(n for t, n in bt.items() if t not in CMOS_COSTED)
+    row["uncosted_cells"] = unc
+    latches = sum(n for t, n in bt.items() if "LATCH" in t)
+    if latches:
+        row["notes"].append("%d latch cell(s) inferred" % latches)
+    if gen.get("problems"):
+        row["notes"].append("yosys `check`: %d problem(s), see log" % gen["problems"])
+    ib = ice["bytype"]
+    row["lut"] = ib.get("SB_LUT4", 0)
+    row["ff"] = sum(n for t, n in ib.items() if t.startswith("SB_DFF"))
+    row["bram"] = sum(n for t, n in ib.items() if t.startswith("SB_RAM40_4K"))
+    row["carry"] = ib.get("SB_CARRY", 0)
+    row["mac16"] = ib.get("SB_MAC16", 0)
+    if row["mac16"]:
+        row["notes"].append("%d SB_MAC16" % row["mac16"])
+    other = sorted(t for t in ib if not (t == "SB_LUT4" or t.startswith("SB_DFF") or
+                                         t.startswith("SB_RAM40_4K") or t in
+                                         ("SB_CARRY", "SB_MAC16")))
+    if other:
+        row["notes"].append("also " + ", ".join("%d %s" % (ib[t], t) for t in other))
+    return row
+
+
+def read_tsv(path):
+    rows = {}
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return rows
+    if not lines:
+        return rows
+    head = lines[0].split("\t")
+    for l in lines[1:]:
+        v = l.split("\t")
+        if len(v) == len(head):
+            r = dict(zip(head, v))
+            rows[r.get("config")] = r
+    return rows
+
+
+def write_tsv(path, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\t".join(TSV_COLS) + "\n")
+        for r in rows:
+            f.write("\t".join(str(r[c]) for c in TSV_COLS) + "\n")
+    os.replace(tmp, path)
+
+
+def yosys_version():
+    try:
+        return subprocess.run(["yosys", "-V"], stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout.strip()
+    except OSError:
+        return "Yosys (version unknown)"
+
+
+def write_markdown(path, configs, table, version, configs_path):
+    out = []
+    out.append("# Area report (Yosys)\n")
+    cpath = os.path.relpath(os.path.abspath(configs_path), ROOT)
+    out.append("Generated by `make synth` (`synth/run_synth.py`) from `%s`; do not edit by hand. "
+               "See [synth.md](synth.md) for the flow and how to add a configuration.\n" % cpath)
+    out.append(
+        "Numbers come from %s. *Generic*: `read_verilog -defer` of the top module's file, "
+        "`chparam` with the listed parameters, `hierarchy -check -top X` (other modules load "
+        "from `rtl/*/<module>.v` via `-libdir`), `synth -top X -flatten; stat; stat -tech cmos` "
+        "— *generic cells* is the total count of Yosys internal "
+        "gates (`$_AND_`, `$_MUX_`, `$_DFF*_`, ...; inferred memories become flip-flops here) and "
+        "*transistors* is the `stat -tech cmos` estimate, which counts simple gates and plain "
+        "flip-flops only: a trailing `+` means flip-flops with enable/reset or latches are present "
+        "and not counted, so it is a lower bound. *iCE40*: `synth_ice40 -top X -flatten` with "
+        "default options: LUT4 = `SB_LUT4`, FF = all `SB_DFF*`, BRAM = `SB_RAM40_4K*`, carry = "
+        "`SB_CARRY`; without `-dsp` multipliers map to LUTs, not `SB_MAC16` (a note says if one "
+        "is used). Per-type cell counts are in `build/synth/<config>.{generic,ice40}.log`.\n"
+        % version)
+    out.append("| config | module | parameters | generic cells | transistors (cmos est.) "
+               "| iCE40 LUT4 | FF | BRAM | carry | notes |")
+    out.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|")
+    for cfg in configs:
+        r = table[cfg.name]
+        params = r.get("params", cfg.param_str()) or "(defaults)"
+        notes = "; ".join(r.get("notes", [])).replace("|", "\\|")
+        if r["status"] == "ok":
+            tr = "%s%s" % (r["transistors"], "+" if int(r["uncosted_cells"]) else "")
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                cfg.name, cfg.top, params, r["cells"], tr, r["lut"], r["ff"], r["bram"],
+                r["carry"], notes))
+        else:
+            out.append("| %s | %s | %s | — | — | — | — | — | — | %s |" % (
+                cfg.name, cfg.top, params, notes))
+    out.append("")
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(out))
+    os.replace(tmp, path)
+
+
+def default_configs(rtl_root, dirs, configs):
+    """One configuration per RTL module that is not the top of any listed configuration."""
+    tops = {c.top for c in configs}
+    extra = []
+    for d in dirs:
+        for f in vfiles(rtl_root, d):
+            m = os.path.basename(f)[:-2]
+            if m not in tops:
+                extra.append(Config(m + "__default", m, [], "%s (default parameters)" % f))
+    return extra
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--jobs", type=int, default=2, help="parallel Yosys runs (default 2)")
+    ap.add_argument("--out", default=None, help="Markdown table to write (e.g. docs/area.md)")
+    ap.add_argument("--only", default="", help="comma-separated config names to run")
+    ap.add_argument("--check", action="store_true",
+                    help="fast generic synth (no ABC, check -assert) of every configuration and "
+                         "every other module with default parameters; prints 'N passed, N failed'")
+    ap.add_argument("--configs-only", action="store_true",
+                    help="with --check: do not add the default-parameter runs of other modules")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per Yosys run (default 900)")
+    ap.add_argument("--configs", default=os.path.join(HERE, "configs.txt"))
+    ap.add_argument("--rtl-root", default=ROOT, help="directory holding rtl/ (default: repo)")
+    ap.add_argument("--build", default=None,
+                    help="output directory for logs and area.tsv (default $BUILD/synth)")
+    a = ap.parse_args()
+    if a.jobs < 1:
+        die("--jobs must be >= 1")
+    a.rtl_root = os.path.abspath(a.rtl_root)
+    build = a.build or os.path.join(BUILD, "synth")
+    a.logdir = os.path.join(build, "check") if a.check else build
+    os.makedirs(a.logdir, exist_ok=True)
+
+    configs = load_configs(a.configs)
+    dirs = rtl_dirs(a.rtl_root)
+    if a.check and not a.configs_only:
+        configs += default_configs(a.rtl_root, dirs, configs)
+    selected = configs
+    if a.only:
+        want = [w for w in a.only.split(",") if w]
+        names = {c.name for c in configs}
+        bad = [w for w in want if w not in names]
+        if bad:
+            die("--only: unknown config(s) %s (see %s)" % (", ".join(bad), a.configs))
+        selected = [c for c in configs if c.name in want]
+
+    flows = ["generic"] if a.check else ["generic", "ice40"]
+    table, runnable = {}, []
+    for c in selected:
+        home = find_top(a.rtl_root, dirs, c.top)
+        if home is None:
+            table[c.name] = {"status": "skipped", "notes": ["skipped: no rtl/*/%s.v yet" % c.top]}
+            print("SKIP %-32s %s.v not found under rtl/ (not written yet)" % (c.name, c.top),
+                  flush=True)
+        else:
+            runnable.append(c)
+
+    t0 = time.time()
+    results = {}
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        futs = {ex.submit(run_task, c, fl, a, dirs): (c, fl) for c in runnable for fl in flows}
+        for fut in cf.as_completed(futs):
+            c, fl = futs[fut]
+            try:
+                r = fut.result()
+            except Exception as e:  # a bug here must not lose the other results
+                r = {"ok": False, "msg": "internal error: %r" % e, "time": 0.0, "log": ""}
+            results[(c.name, fl)] = r
+            if r["ok"]:
+                extra = "cells=%d" % r["cells"]
+                if fl == "ice40":
+                    extra = "SB_LUT4=%d" % r["bytype"].get("SB_LUT4", 0)
+                print("PASS %-32s %-7s %6.1f s  %s" % (c.name, fl, r["time"], extra), flush=True)
+            else:
+                print("FAIL %-32s %-7s %6.1f s  %s (log: %s)" % (c.name, fl, r["time"], r["msg"],
+                                                                r["log"]), flush=True)
+
+    npass = nfail = 0
+    for c in runnable:
+        rs = [results[(c.name, fl)] for fl in flows]
+        bad = [(fl, r) for fl, r in zip(flows, rs) if not r["ok"]]
+        if bad:
+            nfail += 1
+            msgs = {}
+            for fl, r in bad:
+                msgs.setdefault(r["msg"], []).append(fl)
+            table[c.name] = {"status": "failed", "notes": [
+                "FAILED (%s): %s" % (", ".join(fls), m) for m, fls in msgs.items()]}
+        else:
+            npass += 1
+            if not a.check:
+                row = summarize(c, rs[0], rs[1])
+                row["status"] = "ok"
+                table[c.name] = row
+
+    if a.check:
+        print("synth check: %d configurations run, %d skipped (not written yet), %.0f s; logs in %s"
+              % (len(runnable), len(selected) - len(runnable), time.time() - t0, a.logdir))
+        print("%d passed, %d failed" % (npass, nfail))
+        sys.exit(1 if nfail or not npass else 0)
+
+    # Keep earlier results of configurations not run this time (--only), if still listed.
+    tsv = os.path.join(build, "area.tsv")
+    old = read_tsv(tsv)
+    for c in configs:
+        if c.name not in table:
+            o = old.get(c.name)
+            if o and o.get("module") == c.top and o.get("params") == c.param_str():
+                table[c.name] = dict(o, status="ok", notes=["from an earlier run"])
+            else:
+                table[c.name] = {"status": "not run", "notes": ["not run (see --only)"]}
+    for r in table.values():
+        if r["status"] == "ok":
+            r.setdefault("mac16", 0)
+            r.setdefault("uncosted_cells", 0)
+    write_tsv(tsv, [dict(table[c.name]) for c in configs if table[c.name]["status"] == "ok"])
+    if a.out:
+        os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+        write_markdown(a.out, configs, table, yosys_version(), a.configs)
+    nskip = len(selected) - len(runnable)
+    print("synth: %d configurations synthesized, %d failed, %d skipped (not written yet), %.0f s"
+          % (npass, nfail, nskip, time.time() - t0))
+    print("wrote %s%s" % (tsv, (" and " + a.out) if a.out else ""))
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == "__main__":
+    main()

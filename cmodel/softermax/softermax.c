@@ -84,8 +84,12 @@ void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const in
     u[j] = j < cnt ? smx_pow2(cfg, x[j] - m_new * (1 << cfg->in_frac)) : 0;
     lsum += u[j];
   }
-  uint32_t lsum_d = lsum >> (SMX_U_FRAC - SMX_D_FRAC); /* truncate to Q(.,6) */
-  uint32_t dsh = shift >= 16 ? 0 : (uint32_t)st->d >> shift;
+  /* Q(.,15) -> Q(.,6) and the renormalizing shift both round half up: truncation biases the
+   * power sum low by up to one LSB per slice (docs/softermax.md, "Rounding"). */
+  uint32_t lsum_d = (lsum + (1u << (SMX_U_FRAC - SMX_D_FRAC - 1))) >> (SMX_U_FRAC - SMX_D_FRAC);
+  uint32_t dsh = shift >= 16 ? 0
+                 : shift == 0 ? st->d
+                              : (((uint32_t)st->d >> (shift - 1)) + 1u) >> 1;
   uint32_t d = dsh + lsum_d;
   st->d = (uint16_t)(d > SMX_D_MAX ? SMX_D_MAX : d);
   st->m = m_new;

@@ -72,7 +72,7 @@ module softermax_norm #(
 
   wire [MWidth:0] mdiff = {sum_m_i[MWidth-1], sum_m_i} - {slc_m_i[MWidth-1], slc_m_i};
   // >= 0 for legal rows; a negative difference only arises in error rows (output is 0)
-  wire            big   = mdiff[MWidth] || (mdiff > 16);
+  wire            big   = mdiff[MWidth] || (mdiff >= 16);
   wire [3:0]      shamt = mdiff[3:0];
 
   wire [7:0] rq;

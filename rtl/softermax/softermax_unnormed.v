@@ -9,7 +9,7 @@
 //     S1  IntMax: ceil per lane, max over the valid lanes; row bookkeeping and error checks
 //     S2  running max m_new = max(m, local max); shift = m_new - m (16 on a row's first slice)
 //     S3  power of two per lane against m_new
-//     S4  reduction tree; d = sat((d >> shift) + trunc_Q6(sum u))
+//     S4  reduction tree; d = sat(round(d >> shift) + round_Q6(sum u))
 //   Malformed input (cnt 0 or > Vec, cnt < Vec before the last beat, row > MaxLen elements)
 //   flags the row (out_err_o on its last slice); slices past MaxLen/Vec are not marked for
 //   storage (out_store_o = 0) so a downstream row buffer never overflows.
@@ -223,11 +223,18 @@ module softermax_unnormed #(
     for (k = 0; k < Vec; k = k + 1) lsum = lsum + {{(SumW - 16){1'b0}}, u3_q[k*16 +: 16]};
   end
 
+  // Renormalize d by the max increase, rounding half up: ((d >> (s-1)) + 1) >> 1; s >= 16
+  // (and a row's first slice) give 0.
   reg  [15:0]    drun_q;
-  wire [15:0]    d_shifted = shift3_q[4] ? 16'd0 : (drun_q >> shift3_q[3:0]);
-  // Q(.,15) -> Q(.,6): truncate 9 fraction bits, then add and saturate to 16 bits
-  // (SumW - 9 <= 14 bits for Vec <= 64, so 17 bits hold the sum)
-  wire [SumW-10:0] lsum_d = lsum[SumW-1:9];
+  wire [3:0]     sh_m1     = shift3_q[3:0] - 4'd1;
+  wire [16:0]    d_half    = {1'b0, drun_q >> sh_m1} + 17'd1;
+  wire [15:0]    d_shifted = shift3_q[4] ? 16'd0 :
+                             (shift3_q[3:0] == 4'd0) ? drun_q : d_half[16:1];
+  // Q(.,15) -> Q(.,6): round half up (add 2^8, drop 9 fraction bits), then add and saturate
+  // to 16 bits (SumW - 9 <= 14 bits for Vec <= 64, so 17 bits hold the sum). lsum + 2^8
+  // cannot overflow SumW bits: lsum <= Vec * (2^16 - 1) < 2^SumW - 2^8.
+  wire [SumW-1:0]  lsum_r = lsum + {{(SumW - 9){1'b0}}, 9'd256};
+  wire [SumW-10:0] lsum_d = lsum_r[SumW-1:9];
   wire [16:0]      d_sum  = {1'b0, d_shifted} + {{(26 - SumW){1'b0}}, lsum_d};
   wire [15:0]      d_new  = d_sum[16] ? 16'hFFFF : d_sum[15:0];
 
@@ -265,6 +272,6 @@ module softermax_unnormed #(
   assign out_nslices_o = nst4_q;
   assign out_err_o     = err4_q;
 
-  wire unused_ok = &{1'b0, lsum[8:0]};  // truncated fraction bits of the local sum
+  wire unused_ok = &{1'b0, lsum_r[8:0], d_half[0]};  // rounded-off fraction bits
 endmodule
 `default_nettype wire

@@ -1,0 +1,374 @@
+// tb_softermax.cpp -- Verilator harness: softermax top against the C golden model.
+//
+// Every output beat is compared with the model (smx_model_*), which is fed each input beat
+// at the moment the RTL accepts it. Phases (each under random valid gaps and ready
+// backpressure unless stated):
+//   1. directed rows: the [2,1,3] example of Sec. 5.2.3, equal elements, all-minimum rows,
+//      a maximum rising late across slices, length 1, Vec, Vec+1 and MaxLen, power-sum
+//      saturation (when MaxLen >= 1024)
+//   2. error rows: cnt 0, cnt > Vec, a short beat before the last, a row over MaxLen; each
+//      followed by good rows that must come out right
+//   3. random rows (+n=N rows, random lengths and score distributions), with a reset in
+//      mid-row every ~2000 rows
+//   4. throughput: 8 rows of MaxLen back to back with no stalls; asserts zero input stalls
+//      and zero output bubbles, prints cycles per row
+// With +workload=<file> (rows of input codes, one a line, from sw/softermax/smx_scores) the
+// harness instead runs that file's rows with no stalls and prints cycles per row.
+// Configuration comes from the build: -GVec/-GMaxLen and -DSMX_VEC/-DSMX_MAXLEN.
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "Vsoftermax.h"
+#include "softermax.h"
+#include "softermax/smx_workload.h"
+#include "tb_lib.h"
+
+#ifndef SMX_VEC
+#define SMX_VEC 16
+#endif
+#ifndef SMX_MAXLEN
+#define SMX_MAXLEN 384
+#endif
+
+static const int kVec = SMX_VEC;
+static const int kMaxLen = SMX_MAXLEN;
+
+// ---- lane access on Verilator ports of any width (scalar or VlWide)
+template <class T>
+static void set_bits(T &port, int lsb, int w, uint32_t v) {
+  uint64_t mask = ((1ull << w) - 1) << lsb;
+  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) | ((static_cast<uint64_t>(v) << lsb) & mask));
+}
+template <std::size_t N>
+static void set_bits(VlWide<N> &port, int lsb, int w, uint32_t v) {
+  for (int b = 0; b < w; b++) {
+    int bit = lsb + b;
+    uint32_t m = 1u << (bit % 32);
+    if ((v >> b) & 1) port[bit / 32] |= m;
+    else port[bit / 32] &= ~m;
+  }
+}
+template <class T>
+static uint32_t get_bits(const T &port, int lsb, int w) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((1ull << w) - 1));
+}
+template <std::size_t N>
+static uint32_t get_bits(const VlWide<N> &port, int lsb, int w) {
+  uint32_t v = 0;
+  for (int b = 0; b < w; b++) v |= ((port[(lsb + b) / 32] >> ((lsb + b) % 32)) & 1u) << b;
+  return v;
+}
+
+struct Harness {
+  TbArgs a;
+  TbSim<Vsoftermax> sim;
+  TbScore score{"softermax"};
+  smx_cfg_t cfg;
+  smx_model_t *model;
+  TbStall in_stall, out_stall;
+  std::deque<smx_in_beat_t> inq;         // beats waiting to be offered
+  std::deque<smx_out_beat_t> expq;       // beats the RTL still owes
+  bool offered = false;
+  smx_in_beat_t cur{};
+  uint64_t out_beats = 0, in_beats = 0, rows_in = 0;
+  // throughput bookkeeping
+  uint64_t in_stall_cycles = 0, first_out_cycle = 0, last_out_cycle = 0, first_in_cycle = 0;
+
+  explicit Harness(const TbArgs &args)
+      : a(args), sim(args, 0), in_stall(args.gap_pct), out_stall(args.stall_pct) {
+    smx_cfg_default(&cfg, kVec, kMaxLen);
+    model = smx_model_new(&cfg);
+    sim.timeout = static_cast<uint64_t>(a.n + 2000) * (kMaxLen / kVec + 8) * 8 + 200000;
+    sim.top->in_valid_i = 0;
+    sim.top->out_ready_i = 0;
+    sim.reset(4);
+  }
+  ~Harness() { smx_model_free(model); }
+
+  void queue_row(const std::vector<int32_t> &x) {
+    int n = static_cast<int>(x.size());
+    for (int s = 0; s * kVec < n; s++) {
+      smx_in_beat_t b{};
+      b.cnt = std::min(kVec, n - s * kVec);
+      for (int j = 0; j < b.cnt; j++) b.x[j] = x[s * kVec + j];
+      b.last = (s + 1) * kVec >= n;
+      inq.push_back(b);
+    }
+  }
+
+  // One clock cycle of driving, sampling and checking.
+  void cycle() {
+    Vsoftermax *t = sim.top;
+    if (!offered && !inq.empty() && !in_stall.next()) {
+      cur = inq.front();
+      inq.pop_front();
+      offered = true;
+    }
+    t->in_valid_i = offered;
+    int cw = 1;
+    while ((1 << cw) < kVec + 1) cw++;
+    uint32_t cnt_field = static_cast<uint32_t>(cur.cnt) & ((1u << cw) - 1);
+    for (int j = 0; j < kVec; j++)
+      set_bits(t->in_x_i, j * 8, 8, offered ? static_cast<uint32_t>(cur.x[j]) & 0xFF : 0);
+    t->in_cnt_i = offered ? cnt_field : 0;
+    t->in_last_i = offered ? cur.last : 0;
+    t->out_ready_i = !out_stall.next();
+    t->eval();
+    if (offered && !t->in_ready_o) in_stall_cycles++;
+    if (offered && t->in_ready_o) {
+      smx_in_beat_t b = cur;
+      b.cnt = static_cast<int>(cnt_field);  // what the wires carry
+      if (!in_beats) first_in_cycle = sim.cycle;
+      smx_model_push(model, &b);
+      smx_out_beat_t o;
+      while (smx_model_pop(model, &o)) expq.push_back(o);
+      offered = false;
+      in_beats++;
+      if (b.last) rows_in++;
+    }
+    if (t->out_valid_o && t->out_ready_i) check_out();
+    sim.tick();
+  }
+
+  void check_out() {
+    Vsoftermax *t = sim.top;
+    if (!out_beats) first_out_cycle = sim.cycle;
+    last_out_cycle = sim.cycle;
+    uint64_t id = out_beats++;
+    if (expq.empty()) {
+      score.expect(false, "unexpected output beat (nothing owed)", id);
+      return;
+    }
+    smx_out_beat_t e = expq.front();
+    expq.pop_front();
+    bool ok = t->out_cnt_o == static_cast<uint32_t>(e.cnt) && t->out_last_o == e.last &&
+              t->out_err_o == e.err;
+    for (int j = 0; j < kVec; j++) ok = ok && get_bits(t->out_y_o, j * 8, 8) == e.y[j];
+    if (!score.expect(ok, "output beat differs from the model", id) && score.fail <= score.max_print) {
+      std::printf("  expected cnt=%d last=%d err=%d y=", e.cnt, e.last, e.err);
+      for (int j = 0; j < kVec; j++) std::printf("%02x", e.y[j]);
+      std::printf("\n  actual   cnt=%u last=%u err=%u y=", (unsigned)t->out_cnt_o,
+                  (unsigned)t->out_last_o, (unsigned)t->out_err_o);
+      for (int j = 0; j < kVec; j++) std::printf("%02x", get_bits(t->out_y_o, j * 8, 8));
+      std::printf("\n");
+    }
+  }
+
+  // Runs until every queued beat is in and every owed beat is out, then idles a little to
+  // catch extra beats.
+  void drain() {
+    while ((!inq.empty() || offered || !expq.empty()) && !sim.timed_out) cycle();
+    for (int i = 0; i < 40 && !sim.timed_out; i++) cycle();
+    score.expect(!sim.timed_out, "drained before the timeout", out_beats);
+  }
+
+  void mid_row_reset() {
+    sim.top->in_valid_i = 0;
+    sim.reset(2);
+    smx_model_reset(model);
+    inq.clear();
+    expq.clear();
+    offered = false;
+  }
+};
+
+static std::vector<int32_t> rand_row(int n, smx_rng_t *r) {
+  std::vector<int32_t> x(n);
+  smx_gen_row(r, static_cast<int>(smx_rng_next(r) % SMX_DIST_COUNT), n, 8, 2, nullptr, x.data());
+  return x;
+}
+
+static int rand_len(smx_rng_t *r) {
+  uint64_t k = smx_rng_next(r) % 8;
+  if (k == 0) return 1 + static_cast<int>(smx_rng_next(r) % kVec);
+  if (k == 1) return kMaxLen;
+  return 1 + static_cast<int>(smx_rng_next(r) % kMaxLen);
+}
+
+static void directed(Harness &h) {
+  h.queue_row({8, 4, 12});                              // [2, 1, 3] in Q(6,2)
+  h.queue_row(std::vector<int32_t>(kMaxLen, 0));        // equal elements, full length
+  h.queue_row(std::vector<int32_t>(kVec, 37));          // equal, one slice
+  h.queue_row(std::vector<int32_t>(kMaxLen, -128));     // all minimum
+  h.queue_row({-128});                                  // length 1
+  h.queue_row({127});
+  std::vector<int32_t> late(kMaxLen);                   // max rises at the very end
+  for (int i = 0; i < kMaxLen; i++) late[i] = -120 + (i * 7) % 40;
+  late[kMaxLen - 1] = 127;
+  h.queue_row(late);
+  std::vector<int32_t> steps(kMaxLen);                  // max rises on every slice
+  for (int i = 0; i < kMaxLen; i++) steps[i] = -128 + (i / kVec) * 4 + (i % 3);
+  h.queue_row(steps);
+  smx_rng_t r;
+  smx_rng_seed(&r, h.a.seed + 7);
+  h.queue_row(rand_row(kVec, &r));
+  h.queue_row(rand_row(kVec + 1, &r));
+  h.queue_row(rand_row(kMaxLen, &r));
+  if (kMaxLen >= 1024) {                                // power sum reaches 1023.98 and saturates
+    h.queue_row(std::vector<int32_t>(kMaxLen, 5));
+    std::vector<int32_t> sat(kMaxLen, 5);
+    sat[kMaxLen - 1] = 40;                              // late max renormalizes a saturated sum
+    h.queue_row(sat);
+  }
+  h.drain();
+}
+
+static void error_rows(Harness &h) {
+  smx_rng_t r;
+  smx_rng_seed(&r, h.a.seed + 11);
+  smx_in_beat_t b{};
+  for (int j = 0; j < kVec; j++) b.x[j] = j;
+  // cnt 0 on a single-beat row
+  b.cnt = 0; b.last = 1; h.inq.push_back(b);
+  h.queue_row(rand_row(kVec * 2 + 1, &r));
+  // cnt > Vec (only expressible when the count field has spare codes)
+  int cw = 1;
+  while ((1 << cw) < kVec + 1) cw++;
+  if ((1 << cw) - 1 > kVec) {
+    b.cnt = kVec + 1; b.last = 1; h.inq.push_back(b);
+    h.queue_row(rand_row(3, &r));
+  }
+  // a short beat before the last one
+  if (kVec > 1) {
+    b.cnt = kVec - 1; b.last = 0; h.inq.push_back(b);
+    b.cnt = kVec; b.last = 1; h.inq.push_back(b);
+    h.queue_row(rand_row(kVec, &r));
+  }
+  // a row over MaxLen: MaxLen + Vec + 1 elements
+  h.queue_row(rand_row(kMaxLen + kVec + 1, &r));
+  h.queue_row(rand_row(kMaxLen, &r));
+  h.queue_row(rand_row(1, &r));
+  h.drain();
+}
+
+static void random_rows(Harness &h) {
+  smx_rng_t r;
+  smx_rng_seed(&r, h.a.seed);
+  long done = 0;
+  long next_reset = 500 + static_cast<long>(smx_rng_next(&r) % 2000);
+  while (static_cast<long>(h.rows_in) < h.a.n && !h.sim.timed_out) {
+    if (h.inq.size() < 4) {
+      h.queue_row(rand_row(rand_len(&r), &r));
+      done++;
+      if (done % 5000 == 0) {  // vary the pressure during the run
+        h.in_stall.pct = static_cast<int>(smx_rng_next(&r) % 60);
+        h.out_stall.pct = static_cast<int>(smx_rng_next(&r) % 60);
+      }
+    }
+    if (done >= next_reset && !h.inq.empty() && !h.inq.front().last) {
+      // reset while a row is half in: the RTL and the model both forget everything
+      for (int i = 0; i < 3; i++) h.cycle();
+      h.mid_row_reset();
+      next_reset = done + 1000 + static_cast<long>(smx_rng_next(&r) % 3000);
+      continue;
+    }
+    h.cycle();
+  }
+  h.in_stall.pct = h.a.gap_pct;
+  h.out_stall.pct = h.a.stall_pct;
+  h.drain();
+}
+
+static void throughput(Harness &h, const std::vector<std::vector<int32_t>> &rows, const char *what) {
+  h.in_stall.pct = 0;
+  h.out_stall.pct = 0;
+  h.drain();
+  uint64_t beats0 = h.out_beats, in0 = h.in_beats;
+  h.in_stall_cycles = 0;
+  uint64_t c0 = h.sim.cycle;
+  for (auto &x : rows) h.queue_row(x);
+  uint64_t expect_beats = h.inq.size();
+  h.in_beats = 0;  // first_in_cycle is taken at the next accepted beat
+  h.out_beats = 0;
+  h.drain();
+  uint64_t span = h.last_out_cycle - h.first_out_cycle + 1;
+  uint64_t bubbles = span - expect_beats;
+  h.score.expect(h.out_beats == expect_beats, "throughput phase: every beat out", 0);
+  h.score.expect(h.in_stall_cycles == 0, "throughput phase: input never stalled", 0);
+  h.score.expect(bubbles == 0, "throughput phase: no output bubbles between rows", 0);
+  std::printf("throughput %s: %zu rows, %llu beats, %.2f cycles/row, latency %llu cycles, "
+              "%llu input stalls, %llu output bubbles\n",
+              what, rows.size(), (unsigned long long)expect_beats,
+              static_cast<double>(span) / rows.size(),
+              (unsigned long long)(h.first_out_cycle - h.first_in_cycle),
+              (unsigned long long)h.in_stall_cycles, (unsigned long long)bubbles);
+  h.out_beats += beats0;
+  h.in_beats += in0;
+  (void)c0;
+}
+
+static bool read_workload(const char *path, std::vector<std::vector<int32_t>> *rows) {
+  FILE *f = std::fopen(path, "r");
+  if (!f) {
+    std::printf("cannot open workload %s\n", path);
+    return false;
+  }
+  std::vector<int32_t> row;
+  int c, lineno = 1;
+  std::string tok;
+  bool ok = true;
+  auto flush_tok = [&]() {
+    if (tok.empty()) return;
+    char *end;
+    long v = std::strtol(tok.c_str(), &end, 10);
+    if (*end || v < -128 || v > 127) {
+      std::printf("workload %s:%d: bad score code '%s'\n", path, lineno, tok.c_str());
+      ok = false;
+    }
+    row.push_back(static_cast<int32_t>(v));
+    tok.clear();
+  };
+  while ((c = std::fgetc(f)) != EOF && ok) {
+    if (c == '\n') {
+      flush_tok();
+      if (!row.empty()) {
+        if (static_cast<int>(row.size()) > kMaxLen) {
+          std::printf("workload %s:%d: row of %zu > MaxLen %d\n", path, lineno, row.size(), kMaxLen);
+          ok = false;
+        }
+        rows->push_back(row);
+      }
+      row.clear();
+      lineno++;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      flush_tok();
+    } else {
+      tok.push_back(static_cast<char>(c));
+    }
+  }
+  flush_tok();
+  if (!row.empty()) rows->push_back(row);
+  std::fclose(f);
+  return ok && !rows->empty();
+}
+
+int main(int argc, char **argv) {
+  TbArgs a;
+  tb_init(argc, argv, "tb_softermax", 20000, &a);
+  std::printf("config: Vec=%d MaxLen=%d\n", kVec, kMaxLen);
+  Harness h(a);
+  const char *wl = tb_plusarg("workload");
+  if (wl && *wl) {
+    std::vector<std::vector<int32_t>> rows;
+    if (!read_workload(wl, &rows)) {
+      h.score.expect(false, "workload file readable and well formed", 0);
+      return h.score.finish();
+    }
+    throughput(h, rows, "workload");
+    std::printf("workload: %zu rows checked against the model\n", rows.size());
+    return h.score.finish();
+  }
+  directed(h);
+  error_rows(h);
+  random_rows(h);
+  smx_rng_t r;
+  smx_rng_seed(&r, a.seed + 3);
+  std::vector<std::vector<int32_t>> rows;
+  for (int i = 0; i < 8; i++) rows.push_back(rand_row(kMaxLen, &r));
+  throughput(h, rows, "MaxLen rows");
+  std::printf("rows in: %llu, output beats checked: %llu\n", (unsigned long long)h.rows_in,
+              (unsigned long long)h.out_beats);
+  return h.score.finish();
+}

@@ -42,10 +42,12 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 $(BUILD)/cmodel/opt/%.o: %.c $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 -Isw -c $< -o $@
+	@echo "  CC $@"
+	@$(CC) $(CSTD) -O2 -Isw -c $< -o $@
 $(BUILD)/cmodel/san/%.o: %.c $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O1 -g $(SAN) -Isw -c $< -o $@
+	@echo "  CC $@"
+	@$(CC) $(CSTD) -O1 -g $(SAN) -Isw -c $< -o $@
 $(CMODEL_LIB): $(patsubst %.c,$(BUILD)/cmodel/opt/%.o,$(CMODEL_SRCS) $(SW_LIB_SRCS))
 	@rm -f $@; ar rcs $@ $^
 $(CMODEL_SAN_LIB): $(patsubst %.c,$(BUILD)/cmodel/san/%.o,$(CMODEL_SRCS) $(SW_LIB_SRCS))
@@ -56,14 +58,16 @@ CTEST_SRCS := $(wildcard tests/test_*.c)
 CTESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(CTEST_SRCS))
 $(BUILD)/tests/%: tests/%.c $(CMODEL_SAN_LIB) $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O1 -g $(SAN) -Isw $< $(CMODEL_SAN_LIB) -lm -o $@
+	@echo "  CC $@"
+	@$(CC) $(CSTD) -O1 -g $(SAN) -Isw $< $(CMODEL_SAN_LIB) -lm -o $@
 
 # Host tools (sw/<block>/*.c other than lib*.c), one binary each.
 SW_TOOL_SRCS := $(filter-out $(SW_LIB_SRCS),$(foreach b,$(BLOCKS),$(wildcard sw/$(b)/*.c)))
 SW_TOOLS     := $(patsubst sw/%.c,$(BUILD)/sw/%,$(SW_TOOL_SRCS))
 $(BUILD)/sw/%: sw/%.c $(CMODEL_LIB) $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 -Isw $< $(CMODEL_LIB) -lm -o $@
+	@echo "  CC $@"
+	@$(CC) $(CSTD) -O2 -Isw $< $(CMODEL_LIB) -lm -o $@
 
 # ---------------------------------------------------------------- Verilator harnesses
 RTL_DIRS   := rtl/common $(addprefix rtl/,$(BLOCKS))
@@ -85,7 +89,8 @@ define HARNESS
 HARNESSES += $(1)
 $(BUILD)/tb/$(1)/$(1): $(3) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER)
 	@mkdir -p $(BUILD)/tb/$(1)
-	$(VERILATOR) $(VFLAGS) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
+	@echo "  VERILATE $(1)"
+	@$(VERILATOR) $(VFLAGS) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw" \
 	  -LDFLAGS "$(CURDIR)/$(CMODEL_LIB) -lm -lz" \
 	  $(filter %/$(2).v,$(RTL_FILES)) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
@@ -112,7 +117,7 @@ synth: tools
 # ---------------------------------------------------------------- regression
 .PHONY: build-tests test
 build-tests: tools
-	@$(MAKE) --no-print-directory -j$(JOBS) $(CMODEL_LIB) $(CMODEL_SAN_LIB) $(CTESTS) $(SW_TOOLS) harnesses
+	@$(MAKE) -s --no-print-directory -j$(JOBS) $(CMODEL_LIB) $(CMODEL_SAN_LIB) $(CTESTS) $(SW_TOOLS) harnesses
 
 test: build-tests
 	@python3 tests/run_tests.py --jobs $(JOBS) tests/*.list

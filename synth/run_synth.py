@@ -191,6 +191,12 @@ def run_yosys(script_path, log_path, cwd, timeout):
             break
     if not err:
         err = "yosys exited with status %d" % rc
+    if "check -assert" in err:
+        # name the problems: the Warning lines of the last CHECK pass
+        start = max([i for i, l in enumerate(lines) if "Executing CHECK pass" in l] or [0])
+        warns = [l[len("Warning: "):].strip() for l in lines[start:] if l.startswith("Warning:")]
+        if warns:
+            err += " " + "; ".join(warns[:3])
     return False, dt, err[:400]
 
 
@@ -220,6 +226,10 @@ def run_task(cfg, flow, a, dirs):
             res["cells"], res["bytype"], res["transistors"] = module_stats(js)
         except (OSError, ValueError, KeyError) as e:
             res.update(ok=False, msg="cannot read statistics %s: %s" % (js, e))
+        latches = sum(n for t, n in res.get("bytype", {}).items() if "LATCH" in t)
+        if a.check and latches:
+            res.update(ok=False, msg="%d latch cell(s) inferred (a signal not assigned on every "
+                                     "path of a combinational always block?)" % latches)
     elif "defparam" in msg or "parameter" in msg:
         declared = declared_params(os.path.join(a.rtl_root, home, cfg.top + ".v"))
         missing = [k for k, _ in cfg.params if declared is not None and k not in declared]
@@ -288,6 +298,25 @@ def write_tsv(path, rows):
         for r in rows:
             f.write("\t".join(str(r[c]) for c in TSV_COLS) + "\n")
     os.replace(tmp, path)
+
+
+def read_times(path):
+    times = {}
+    try:
+        with open(path) as f:
+            for l in f:
+                v = l.rstrip("\n").split("\t")
+                if len(v) == 3:
+                    times[(v[0], v[1])] = float(v[2])
+    except (OSError, ValueError):
+        pass
+    return times
+
+
+def write_times(path, times):
+    with open(path, "w") as f:
+        for (name, flow), t in sorted(times.items()):
+            f.write("%s\t%s\t%.1f\n" % (name, flow, t))
 
 
 def yosys_version():
@@ -401,7 +430,11 @@ def main():
     t0 = time.time()
     results = {}
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = {ex.submit(run_task, c, fl, a, dirs): (c, fl) for c in runnable for fl in flows}
+        # Longest first (by the durations of the previous run, if any) to shorten the wall time.
+        prev = read_times(os.path.join(a.logdir, "times.tsv"))
+        order = [(c, fl) for c in runnable for fl in flows]
+        order.sort(key=lambda t: -prev.get((t[0].name, t[1]), 0.0))
+        futs = {ex.submit(run_task, c, fl, a, dirs): (c, fl) for c, fl in order}
         for fut in cf.as_completed(futs):
             c, fl = futs[fut]
             try:
@@ -417,6 +450,9 @@ def main():
             else:
                 print("FAIL %-32s %-7s %6.1f s  %s (log: %s)" % (c.name, fl, r["time"], r["msg"],
                                                                 r["log"]), flush=True)
+
+    prev.update({k: r["time"] for k, r in results.items() if r["ok"]})
+    write_times(os.path.join(a.logdir, "times.tsv"), prev)
 
     npass = nfail = 0
     for c in runnable:

@@ -24,6 +24,9 @@
 
 #include <verilated.h>
 #include <verilated_fst_c.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 struct TbArgs {
   uint64_t seed;       // +seed=N (default 1)
@@ -99,6 +102,11 @@ class TbSim {
   }
   ~TbSim() {
     top->final();
+#if VM_COVERAGE
+    // `make coverage` builds with --coverage; each run writes its own data file.
+    const char *cov = std::getenv("TB_COVERAGE_FILE");
+    ctx->coveragep()->write(cov ? cov : "coverage.dat");
+#endif
     if (tfp) {
       tfp->close();
       delete tfp;

@@ -22,7 +22,6 @@ import concurrent.futures as cf
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys

@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
   while (h.n_out < target && !sim.timed_out) h.step(gap, stall, tb_chance(1));
 
   // 2. reset with data in flight: fill a little first so there is something to lose
-  for (int i = 0; i < 3 * static_cast<int>(kDepth) && !sim.timed_out; i++) h.step(none, stall, false);
+  for (unsigned i = 0; i < 3 * kDepth && !sim.timed_out; i++) h.step(none, stall, false);
   h.mid_reset();
 
   // 3. full throughput: producer always valid, consumer always ready

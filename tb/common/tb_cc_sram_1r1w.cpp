@@ -43,6 +43,11 @@ struct Harness {
 
   Harness(TbSim<Top> &s, TbScore &c) : sim(s), sc(c) {}
 
+  // Half the addresses from a 4-word hot set starting at `hot`, half uniform.
+  uint32_t pick(uint32_t hot) {
+    return tb_chance(50) ? (hot + tb_rand_range(0, 3)) % kDepth : tb_rand_range(0, kDepth - 1);
+  }
+
   void step(bool we, uint32_t waddr, uint64_t wdata, bool re, uint32_t raddr) {
     Top *t = sim.top;
     t->we_i = we;
@@ -79,9 +84,8 @@ int main(int argc, char **argv) {
   // read the address being written, and half the addresses come from a 4-word hot set.
   uint32_t hot = tb_rand_range(0, kDepth - 1);
   while (h.n_reads < a.n * 9 / 10 && !sim.timed_out) {
-    uint32_t wa = tb_chance(50) ? (hot + tb_rand_range(0, 3)) % kDepth : tb_rand_range(0, kDepth - 1);
-    uint32_t ra = tb_chance(33) ? wa : (tb_chance(50) ? (hot + tb_rand_range(0, 3)) % kDepth
-                                                      : tb_rand_range(0, kDepth - 1));
+    uint32_t wa = h.pick(hot);
+    uint32_t ra = tb_chance(33) ? wa : h.pick(hot);
     h.step(!tb_chance(a.gap_pct), wa, tb_rand() & kMask, !tb_chance(a.stall_pct), ra);
     if (tb_chance(1)) hot = tb_rand_range(0, kDepth - 1);
   }
@@ -95,7 +99,8 @@ int main(int argc, char **argv) {
   // 3. reads only, then idle cycles: rdata_o must hold its last value while re_i is low.
   while (h.n_reads < a.n && !sim.timed_out)
     h.step(false, 0, 0, !tb_chance(70), tb_rand_range(0, kDepth - 1));
-  for (int i = 0; i < 50; i++) h.step(tb_chance(50), tb_rand_range(0, kDepth - 1), tb_rand() & kMask, false, 0);
+  for (int i = 0; i < 50; i++)
+    h.step(tb_chance(50), tb_rand_range(0, kDepth - 1), tb_rand() & kMask, false, 0);
 
   sc.expect(h.n_collide > 0, "read-during-write of the same address was exercised", 0);
   sc.expect(!sim.timed_out, "no timeout", sim.cycle);

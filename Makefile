@@ -92,7 +92,7 @@ $(BUILD)/tb/$(1)/$(1): $(3) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(C
 	@echo "  VERILATE $(1)"
 	@$(VERILATOR) $(VFLAGS) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw" \
-	  -LDFLAGS "$(CURDIR)/$(CMODEL_LIB) -lm -lz" \
+	  -LDFLAGS "$(abspath $(CMODEL_LIB)) -lm -lz" \
 	  $(filter %/$(2).v,$(RTL_FILES)) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
 endef

@@ -6,7 +6,6 @@ an annotated source tree plus a per-file summary to <build>/coverage/.
 import argparse
 import glob
 import os
-import re
 import subprocess
 import sys
 
@@ -43,23 +42,27 @@ def main():
                         "--annotate-min", "1", merged], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     text = p.stdout.decode()
     print(text.strip().splitlines()[-1] if text.strip() else "")
-    # per-file summary from the annotated sources: lines marked '%' are below the threshold
-    rows = []
-    for f in sorted(glob.glob(os.path.join(out, "annotated", "*.v"))):
-        cov = miss = 0
-        for l in open(f, errors="replace"):
-            m = re.match(r"^([ %])(\d+)\s", l)
-            if m:
-                if m.group(1) == "%":
-                    miss += 1
-                else:
-                    cov += 1
-        if cov + miss:
-            rows.append((os.path.basename(f), cov, miss, 100.0 * cov / (cov + miss)))
+    # per-file summary from the lcov export: a line counts as covered when any of its
+    # coverage points (line or toggle) was hit
+    info = os.path.join(out, "coverage.info")
+    subprocess.run(["verilator_coverage", "--write-info", info, merged], check=True)
+    rows, cur, hits = [], None, {}
+    for l in open(info):
+        if l.startswith("SF:"):
+            cur, hits = l[3:].strip(), {}
+        elif l.startswith("DA:") and cur:
+            ln, cnt = l[3:].strip().split(",")[:2]
+            hits[ln] = hits.get(ln, 0) + int(cnt)
+        elif l.startswith("end_of_record") and cur:
+            cov = sum(1 for v in hits.values() if v > 0)
+            if hits:
+                rows.append((cur, cov, len(hits) - cov, 100.0 * cov / len(hits)))
+            cur = None
     with open(os.path.join(out, "summary.txt"), "w") as s:
         for r in rows:
-            s.write("%-32s %6d covered %6d not covered  %5.1f%%\n" % r)
-            print("%-32s %6d covered %6d not covered  %5.1f%%" % r)
+            line = "%-40s %6d covered %6d not covered  %5.1f%%" % r
+            s.write(line + "\n")
+            print(line)
     print("annotated sources in %s/annotated; summary in %s/summary.txt" % (out, out))
 
 

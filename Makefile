@@ -87,7 +87,7 @@ endif
 HARNESSES :=
 define HARNESS
 HARNESSES += $(1)
-$(BUILD)/tb/$(1)/$(1): $(3) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER)
+$(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER)
 	@mkdir -p $(BUILD)/tb/$(1)
 	@echo "  VERILATE $(1)"
 	@$(VERILATOR) $(VFLAGS) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \

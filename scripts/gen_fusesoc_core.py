@@ -28,7 +28,8 @@ WAIVERS = "rtl/lint_waivers.vlt"
 # like the Makefile does, with the same include directories (tb/common, cmodel/include, sw).
 SIMS = [
     ("sim_softermax", "softermax", "softermax",
-     ["tb/softermax/tb_softermax.cpp", "tb/common/tb_lib.cpp", "tb/common/tb_lib.h"]),
+     ["tb/softermax/tb_softermax.cpp", "tb/softermax/tb_smx_rows.h", "tb/common/tb_lib.cpp",
+      "tb/common/tb_lib.h"]),
 ]
 
 

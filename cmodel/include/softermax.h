@@ -73,6 +73,35 @@ typedef struct {
   int last;  /* last beat of the row */
 } smx_in_beat_t;
 
+/* The unnormed unit at its ports (softermax_unnormed): row bookkeeping, error checks and the
+ * slice computation of one input beat. */
+typedef struct {
+  smx_unnormed_state_t st;
+  long nelems;  /* elements of the row so far, saturating at max_len + 1 */
+  int nslices;  /* slices of the row kept so far */
+  int err;      /* row malformed so far */
+} smx_unnormed_row_t;
+
+typedef struct {
+  uint16_t u[SMX_MAX_VEC]; /* 0 in lanes >= cnt */
+  int32_t m;               /* max the slice was computed against */
+  int cnt;                 /* valid lanes, clamped to vec */
+  int last;
+  int store;               /* slice within max_len: kept by the row buffer */
+  uint16_t d;              /* running power sum after this slice */
+  int nslices;             /* slices kept so far, this one included */
+  int err;                 /* row malformed so far, this beat included */
+} smx_slice_t;
+
+void smx_unnormed_row_init(smx_unnormed_row_t *row); /* also after a row's last beat */
+void smx_unnormed_beat(const smx_cfg_t *cfg, smx_unnormed_row_t *row, const smx_in_beat_t *in,
+                       smx_slice_t *out);
+
+/* The normalization unit at its ports (softermax_norm): one stored slice of a row whose
+ * summary is (d, m_row). y lanes >= cnt are 0. */
+void smx_norm_slice(const smx_cfg_t *cfg, const uint16_t *u, int cnt, int32_t m_slice,
+                    int32_t m_row, uint16_t d, uint8_t *y);
+
 typedef struct {
   uint8_t y[SMX_MAX_VEC]; /* lanes >= cnt are 0 */
   int cnt;

@@ -97,6 +97,46 @@ void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const in
   *m_slice = m_new;
 }
 
+/* ---- unit-level models ---- */
+void smx_unnormed_row_init(smx_unnormed_row_t *row) {
+  row->st.first = 1;
+  row->st.m = 0;
+  row->st.d = 0;
+  row->nelems = 0;
+  row->nslices = 0;
+  row->err = 0;
+}
+
+void smx_unnormed_beat(const smx_cfg_t *c, smx_unnormed_row_t *row, const smx_in_beat_t *in,
+                       smx_slice_t *out) {
+  int max_slices = (c->max_len + c->vec - 1) / c->vec;
+  int cnt = in->cnt;
+  if (cnt < 1 || cnt > c->vec || (!in->last && cnt != c->vec)) row->err = 1;
+  int lanes = cnt < 0 ? 0 : (cnt > c->vec ? c->vec : cnt);
+  row->nelems += lanes;
+  if (row->nelems > c->max_len) {
+    row->err = 1;
+    row->nelems = (long)c->max_len + 1;
+  }
+  smx_unnormed_slice(c, &row->st, in->x, lanes, out->u, &out->m);
+  out->cnt = lanes;
+  out->last = in->last;
+  out->store = row->nslices < max_slices;
+  row->nslices += out->store;
+  out->d = row->st.d;
+  out->nslices = row->nslices;
+  out->err = row->err;
+  if (in->last) smx_unnormed_row_init(row);
+}
+
+void smx_norm_slice(const smx_cfg_t *cfg, const uint16_t *u, int cnt, int32_t m_slice,
+                    int32_t m_row, uint16_t d, uint8_t *y) {
+  uint8_t rq;
+  int lz;
+  smx_recip(cfg, d, &rq, &lz);
+  for (int j = 0; j < cfg->vec; j++) y[j] = j < cnt ? smx_norm_elem(u[j], m_row - m_slice, rq, lz) : 0;
+}
+
 /* ---- stream model ---- */
 typedef struct {
   uint16_t u[SMX_MAX_VEC];
@@ -106,12 +146,9 @@ typedef struct {
 
 struct smx_model {
   smx_cfg_t cfg;
-  smx_unnormed_state_t st;
+  smx_unnormed_row_t un;
   slice_t *row;      /* stored slices of the current row (at most max_slices) */
   int max_slices;
-  int nslices;       /* stored */
-  long nelems;       /* elements seen in the row, saturating */
-  int err;
   smx_out_beat_t *out; /* ring of pending output beats */
   int out_cap, out_head, out_count;
 };
@@ -141,12 +178,7 @@ void smx_model_free(smx_model_t *m) {
 }
 
 void smx_model_reset(smx_model_t *m) {
-  m->st.first = 1;
-  m->st.m = 0;
-  m->st.d = 0;
-  m->nslices = 0;
-  m->nelems = 0;
-  m->err = 0;
+  smx_unnormed_row_init(&m->un);
   m->out_head = 0;
   m->out_count = 0;
 }
@@ -158,47 +190,30 @@ static smx_out_beat_t *out_slot(smx_model_t *m) {
   return o;
 }
 
-/* Completes a row: one output beat per stored slice, or a single error beat. */
-static void finish_row(smx_model_t *m) {
-  const smx_cfg_t *c = &m->cfg;
-  if (m->err) {
+void smx_model_push(smx_model_t *m, const smx_in_beat_t *in) {
+  smx_slice_t s;
+  smx_unnormed_beat(&m->cfg, &m->un, in, &s);
+  if (s.store) {
+    slice_t *sl = &m->row[s.nslices - 1];
+    memcpy(sl->u, s.u, sizeof(sl->u));
+    sl->m = s.m;
+    sl->cnt = s.cnt;
+  }
+  if (!s.last) return;
+  /* row complete: one output beat per stored slice, or a single error beat */
+  if (s.err) {
     smx_out_beat_t *o = out_slot(m);
     o->last = 1;
     o->err = 1;
-  } else {
-    uint8_t rq;
-    int lz;
-    smx_recip(c, m->st.d, &rq, &lz);
-    for (int s = 0; s < m->nslices; s++) {
-      smx_out_beat_t *o = out_slot(m);
-      const slice_t *sl = &m->row[s];
-      o->cnt = sl->cnt;
-      o->last = s == m->nslices - 1;
-      for (int j = 0; j < sl->cnt; j++)
-        o->y[j] = smx_norm_elem(sl->u[j], m->st.m - sl->m, rq, lz);
-    }
+    return;
   }
-  m->st.first = 1;
-  m->nslices = 0;
-  m->nelems = 0;
-  m->err = 0;
-}
-
-void smx_model_push(smx_model_t *m, const smx_in_beat_t *in) {
-  const smx_cfg_t *c = &m->cfg;
-  int cnt = in->cnt;
-  if (cnt < 1 || cnt > c->vec || (!in->last && cnt != c->vec)) m->err = 1;
-  int lanes = cnt < 0 ? 0 : (cnt > c->vec ? c->vec : cnt);
-  m->nelems += lanes;
-  if (m->nelems > c->max_len) {
-    m->err = 1;
-    m->nelems = (long)c->max_len + 1;
+  for (int k = 0; k < s.nslices; k++) {
+    smx_out_beat_t *o = out_slot(m);
+    const slice_t *sl = &m->row[k];
+    o->cnt = sl->cnt;
+    o->last = k == s.nslices - 1;
+    smx_norm_slice(&m->cfg, sl->u, sl->cnt, sl->m, s.m, s.d, o->y);
   }
-  slice_t tmp;
-  smx_unnormed_slice(c, &m->st, in->x, lanes, tmp.u, &tmp.m);
-  tmp.cnt = lanes;
-  if (m->nslices < m->max_slices) m->row[m->nslices++] = tmp;
-  if (in->last) finish_row(m);
 }
 
 int smx_model_pop(smx_model_t *m, smx_out_beat_t *out) {

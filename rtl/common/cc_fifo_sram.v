@@ -129,25 +129,15 @@ module cc_fifo_sram #(
     .rdata_o (ram_rdata)
   );
 
-`ifndef SYNTHESIS
-  // Simulation-only check of the producer's side of the contract: once offered and not taken,
-  // a beat must stay valid with the same data until it is accepted (a flush releases it).
-  reg             in_wait_q;
-  reg [Width-1:0] in_data_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_wait_q <= 1'b0;
-    end else begin
-      if (in_wait_q && (!in_valid_i || in_data_i !== in_data_q)) begin
-        $display("%m: ERROR at %0t: in_valid_i/in_data_i changed while waiting for in_ready_o",
-                 $time);
-        $stop;
-      end
-      in_wait_q <= in_valid_i && !in_ready_o && !clr_i;
-    end
-  end
-  always @(posedge clk_i) in_data_q <= in_data_i;
-`endif
+  // Simulation-only check of the producer's side of the contract (synthesizes to nothing).
+  cc_hold_check #(.Width(Width)) u_in_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (in_valid_i),
+    .ready_i  (in_ready_o),
+    .data_i   (in_data_i),
+    .release_i(clr_i)
+  );
 
 endmodule
 

@@ -182,22 +182,7 @@ module softermax #(
     .out_ready_i(out_ready_i),
     .out_data_o ({out_y_o, out_cnt_o, out_last_o, out_err_o})
   );
+  // The input hold rule is checked by u_in_skid (cc_hold_check).
 
-`ifndef SYNTHESIS
-  // Input hold rule: once offered, a beat must not change or be withdrawn until taken.
-  reg                 hold_q;
-  reg [InW-1:0]       hold_data_q;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) hold_q <= 1'b0;
-    else begin
-      if (hold_q && (!in_valid_i || ({in_x_i, in_cnt_i, in_last_i} != hold_data_q))) begin
-        $display("%m: ERROR input beat changed or withdrawn before it was taken");
-        $stop;
-      end
-      hold_q      <= in_valid_i && !in_ready_o;
-      hold_data_q <= {in_x_i, in_cnt_i, in_last_i};
-    end
-  end
-`endif
 endmodule
 `default_nettype wire

@@ -72,6 +72,35 @@ struct TbScore {
   int finish(void);
 };
 
+// Bit-field access on Verilator ports of any width: scalar (CData..QData) or VlWide<N>.
+template <class T>
+inline void tb_set_bits(T &port, int lsb, int w, uint32_t v) {
+  uint64_t mask = ((1ull << w) - 1) << lsb;
+  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) |
+                        ((static_cast<uint64_t>(v) << lsb) & mask));
+}
+template <std::size_t N>
+inline void tb_set_bits(VlWide<N> &port, int lsb, int w, uint32_t v) {
+  for (int b = 0; b < w; b++) {
+    int bit = lsb + b;
+    uint32_t m = 1u << (bit % 32);
+    if ((v >> b) & 1)
+      port[bit / 32] |= m;
+    else
+      port[bit / 32] &= ~m;
+  }
+}
+template <class T>
+inline uint32_t tb_get_bits(const T &port, int lsb, int w) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((1ull << w) - 1));
+}
+template <std::size_t N>
+inline uint32_t tb_get_bits(const VlWide<N> &port, int lsb, int w) {
+  uint32_t v = 0;
+  for (int b = 0; b < w; b++) v |= ((port[(lsb + b) / 32] >> ((lsb + b) % 32)) & 1u) << b;
+  return v;
+}
+
 template <class T>
 class TbSim {
  public:

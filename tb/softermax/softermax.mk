@@ -4,3 +4,6 @@ $(eval $(call HARNESS,softermax_v16,softermax,tb/softermax/tb_softermax.cpp,-GVe
 $(eval $(call HARNESS,softermax_v32,softermax,tb/softermax/tb_softermax.cpp,-GVec=32 -GMaxLen=384 -CFLAGS -DSMX_VEC=32 -CFLAGS -DSMX_MAXLEN=384))
 $(eval $(call HARNESS,softermax_v3,softermax,tb/softermax/tb_softermax.cpp,-GVec=3 -GMaxLen=40 -CFLAGS -DSMX_VEC=3 -CFLAGS -DSMX_MAXLEN=40))
 $(eval $(call HARNESS,softermax_sat,softermax,tb/softermax/tb_softermax.cpp,-GVec=32 -GMaxLen=1536 -CFLAGS -DSMX_VEC=32 -CFLAGS -DSMX_MAXLEN=1536))
+# The two units alone, at their own ports (unit-level C models).
+$(eval $(call HARNESS,softermax_unnormed_v16,softermax_unnormed,tb/softermax/tb_softermax_unnormed.cpp,-GVec=16 -GMaxLen=384 -CFLAGS -DSMX_VEC=16 -CFLAGS -DSMX_MAXLEN=384))
+$(eval $(call HARNESS,softermax_norm_v16,softermax_norm,tb/softermax/tb_softermax_norm.cpp,-GVec=16 -GMaxLen=384 -CFLAGS -DSMX_VEC=16 -CFLAGS -DSMX_MAXLEN=384))

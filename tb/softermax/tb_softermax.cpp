@@ -6,7 +6,7 @@
 //   1. directed rows: the [2,1,3] example of Sec. 5.2.3, equal elements, all-minimum rows,
 //      a maximum rising late across slices, length 1, Vec, Vec+1 and MaxLen, power-sum
 //      saturation (when MaxLen >= 1024)
-//   2. error rows: cnt 0, cnt > Vec, a short beat before the last, a row over MaxLen; each
+//   2. error rows: cnt 0, cnt > Vec, a short beat before the last, rows over MaxLen; each
 //      followed by good rows that must come out right
 //   3. random rows (+n=N rows, random lengths and score distributions), with a reset in
 //      mid-row every ~2000 rows
@@ -24,42 +24,7 @@
 #include "softermax.h"
 #include "softermax/smx_workload.h"
 #include "tb_lib.h"
-
-#ifndef SMX_VEC
-#define SMX_VEC 16
-#endif
-#ifndef SMX_MAXLEN
-#define SMX_MAXLEN 384
-#endif
-
-static const int kVec = SMX_VEC;
-static const int kMaxLen = SMX_MAXLEN;
-
-// ---- lane access on Verilator ports of any width (scalar or VlWide)
-template <class T>
-static void set_bits(T &port, int lsb, int w, uint32_t v) {
-  uint64_t mask = ((1ull << w) - 1) << lsb;
-  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) | ((static_cast<uint64_t>(v) << lsb) & mask));
-}
-template <std::size_t N>
-static void set_bits(VlWide<N> &port, int lsb, int w, uint32_t v) {
-  for (int b = 0; b < w; b++) {
-    int bit = lsb + b;
-    uint32_t m = 1u << (bit % 32);
-    if ((v >> b) & 1) port[bit / 32] |= m;
-    else port[bit / 32] &= ~m;
-  }
-}
-template <class T>
-static uint32_t get_bits(const T &port, int lsb, int w) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((1ull << w) - 1));
-}
-template <std::size_t N>
-static uint32_t get_bits(const VlWide<N> &port, int lsb, int w) {
-  uint32_t v = 0;
-  for (int b = 0; b < w; b++) v |= ((port[(lsb + b) / 32] >> ((lsb + b) % 32)) & 1u) << b;
-  return v;
-}
+#include "tb_smx_rows.h"
 
 struct Harness {
   TbArgs a;
@@ -87,16 +52,7 @@ struct Harness {
   }
   ~Harness() { smx_model_free(model); }
 
-  void queue_row(const std::vector<int32_t> &x) {
-    int n = static_cast<int>(x.size());
-    for (int s = 0; s * kVec < n; s++) {
-      smx_in_beat_t b{};
-      b.cnt = std::min(kVec, n - s * kVec);
-      for (int j = 0; j < b.cnt; j++) b.x[j] = x[s * kVec + j];
-      b.last = (s + 1) * kVec >= n;
-      inq.push_back(b);
-    }
-  }
+  void queue_row(const std::vector<int32_t> &x) { smx_row_beats(x, &inq); }
 
   // One clock cycle of driving, sampling and checking.
   void cycle() {
@@ -107,11 +63,9 @@ struct Harness {
       offered = true;
     }
     t->in_valid_i = offered;
-    int cw = 1;
-    while ((1 << cw) < kVec + 1) cw++;
-    uint32_t cnt_field = static_cast<uint32_t>(cur.cnt) & ((1u << cw) - 1);
+    uint32_t cnt_field = static_cast<uint32_t>(cur.cnt) & ((1u << kCntW) - 1);
     for (int j = 0; j < kVec; j++)
-      set_bits(t->in_x_i, j * 8, 8, offered ? static_cast<uint32_t>(cur.x[j]) & 0xFF : 0);
+      tb_set_bits(t->in_x_i, j * 8, 8, offered ? static_cast<uint32_t>(cur.x[j]) & 0xFF : 0);
     t->in_cnt_i = offered ? cnt_field : 0;
     t->in_last_i = offered ? cur.last : 0;
     t->out_ready_i = !out_stall.next();
@@ -145,13 +99,13 @@ struct Harness {
     expq.pop_front();
     bool ok = t->out_cnt_o == static_cast<uint32_t>(e.cnt) && t->out_last_o == e.last &&
               t->out_err_o == e.err;
-    for (int j = 0; j < kVec; j++) ok = ok && get_bits(t->out_y_o, j * 8, 8) == e.y[j];
+    for (int j = 0; j < kVec; j++) ok = ok && tb_get_bits(t->out_y_o, j * 8, 8) == e.y[j];
     if (!score.expect(ok, "output beat differs from the model", id) && score.fail <= score.max_print) {
       std::printf("  expected cnt=%d last=%d err=%d y=", e.cnt, e.last, e.err);
       for (int j = 0; j < kVec; j++) std::printf("%02x", e.y[j]);
       std::printf("\n  actual   cnt=%u last=%u err=%u y=", (unsigned)t->out_cnt_o,
                   (unsigned)t->out_last_o, (unsigned)t->out_err_o);
-      for (int j = 0; j < kVec; j++) std::printf("%02x", get_bits(t->out_y_o, j * 8, 8));
+      for (int j = 0; j < kVec; j++) std::printf("%02x", tb_get_bits(t->out_y_o, j * 8, 8));
       std::printf("\n");
     }
   }
@@ -173,19 +127,6 @@ struct Harness {
     offered = false;
   }
 };
-
-static std::vector<int32_t> rand_row(int n, smx_rng_t *r) {
-  std::vector<int32_t> x(n);
-  smx_gen_row(r, static_cast<int>(smx_rng_next(r) % SMX_DIST_COUNT), n, 8, 2, nullptr, x.data());
-  return x;
-}
-
-static int rand_len(smx_rng_t *r) {
-  uint64_t k = smx_rng_next(r) % 8;
-  if (k == 0) return 1 + static_cast<int>(smx_rng_next(r) % kVec);
-  if (k == 1) return kMaxLen;
-  return 1 + static_cast<int>(smx_rng_next(r) % kMaxLen);
-}
 
 static void directed(Harness &h) {
   h.queue_row({8, 4, 12});                              // [2, 1, 3] in Q(6,2)
@@ -224,9 +165,7 @@ static void error_rows(Harness &h) {
   b.cnt = 0; b.last = 1; h.inq.push_back(b);
   h.queue_row(rand_row(kVec * 2 + 1, &r));
   // cnt > Vec (only expressible when the count field has spare codes)
-  int cw = 1;
-  while ((1 << cw) < kVec + 1) cw++;
-  if ((1 << cw) - 1 > kVec) {
+  if ((1 << kCntW) - 1 > kVec) {
     b.cnt = kVec + 1; b.last = 1; h.inq.push_back(b);
     h.queue_row(rand_row(3, &r));
   }
@@ -236,7 +175,8 @@ static void error_rows(Harness &h) {
     b.cnt = kVec; b.last = 1; h.inq.push_back(b);
     h.queue_row(rand_row(kVec, &r));
   }
-  // a row over MaxLen: MaxLen + Vec + 1 elements
+  // rows over MaxLen: by one element, and by more than a slice
+  h.queue_row(rand_row(kMaxLen + 1, &r));
   h.queue_row(rand_row(kMaxLen + kVec + 1, &r));
   h.queue_row(rand_row(kMaxLen, &r));
   h.queue_row(rand_row(1, &r));

@@ -131,7 +131,7 @@ all: build-tests
 	@python3 scripts/main_job.py --jobs $(JOBS) --blocks "$(BLOCKS)"
 
 sim-%: build-tests
-	@python3 scripts/main_job.py --jobs 1 --blocks $* --trace $(TRACE)
+	@python3 scripts/main_job.py --jobs 1 --blocks $* --trace $(TRACE) --no-synth
 
 # ---------------------------------------------------------------- benchmarks
 .PHONY: bench

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the tools the project needs when they are missing; silent when all are present.
-# apt: verilator, iverilog, yosys.  pip: fusesoc.  Safe to run any number of times.
+# apt: verilator, iverilog, yosys (and zlib1g-dev for FST).  pip: fusesoc.  Safe to run any number of times.
 set -eu
 need_apt=()
 command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
 command -v iverilog  >/dev/null 2>&1 || need_apt+=(iverilog)
 command -v yosys     >/dev/null 2>&1 || need_apt+=(yosys)
+# FST waveforms (harnesses are built with --trace-fst) need zlib's headers.
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get ${need_apt[*]}" >&2
   SUDO=""

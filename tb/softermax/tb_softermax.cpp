@@ -217,7 +217,6 @@ static void throughput(Harness &h, const std::vector<std::vector<int32_t>> &rows
   h.drain();
   uint64_t beats0 = h.out_beats, in0 = h.in_beats;
   h.in_stall_cycles = 0;
-  uint64_t c0 = h.sim.cycle;
   for (auto &x : rows) h.queue_row(x);
   uint64_t expect_beats = h.inq.size();
   h.in_beats = 0;  // first_in_cycle is taken at the next accepted beat
@@ -236,7 +235,6 @@ static void throughput(Harness &h, const std::vector<std::vector<int32_t>> &rows
               (unsigned long long)h.in_stall_cycles, (unsigned long long)bubbles);
   h.out_beats += beats0;
   h.in_beats += in0;
-  (void)c0;
 }
 
 static bool read_workload(const char *path, std::vector<std::vector<int32_t>> *rows) {

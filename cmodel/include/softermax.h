@@ -4,7 +4,7 @@
  *   input x        signed, in_width bits, in_frac fraction bits   (default Q(6,2), 8 bits)
  *   running max m  integer, in_width - in_frac + 1 bits signed   (ceil(31.75) = 32 needs it)
  *   unnormed u     Q(1,15) unsigned, 16 bits
- *   power sum d    Q(10,6) unsigned, 16 bits, saturating
+ *   power sum d    Q(10,sum_frac) unsigned, 10 + sum_frac bits, saturating (paper: Q(10,6))
  *   reciprocal     mantissa Q(1,7) (8 bits) with a power-of-two exponent from the lzc of d
  *   output y       Q(1,7) unsigned, 8 bits, saturating
  * Every narrowing step is defined in docs/softermax.md and followed here and in the RTL.
@@ -27,8 +27,7 @@ extern "C" {
 
 #define SMX_MAX_VEC 64
 #define SMX_U_FRAC 15 /* unnormed Q(1,15) */
-#define SMX_D_FRAC 6  /* power sum Q(10,6) */
-#define SMX_D_MAX 0xFFFFu
+#define SMX_D_INT 10 /* power sum integer bits: Q(10, sum_frac) */
 #define SMX_Y_FRAC 7 /* output Q(1,7) */
 
 typedef struct {
@@ -37,6 +36,7 @@ typedef struct {
   int in_width;       /* input width, bits (default 8) */
   int in_frac;        /* input fraction bits (default 2; >= 2) */
   int recip_seg_bits; /* log2 of reciprocal LPW segments (default 2: 4 segments; 2..4) */
+  int sum_frac;       /* power-sum fraction bits (default 6, the paper's Q(10,6); 6..13) */
 } smx_cfg_t;
 
 /* Defaults of the paper (Q(6,2) in, 4-segment reciprocal) with the given vec and max_len. */
@@ -49,8 +49,9 @@ int smx_cfg_check(const smx_cfg_t *cfg);
 int32_t smx_ceil_int(const smx_cfg_t *cfg, int32_t x);
 /* 2^(t / 2^in_frac) for t <= 0, Q(1,15). */
 uint16_t smx_pow2(const smx_cfg_t *cfg, int32_t t);
-/* Reciprocal of the power sum: 1/d = rq/2^7 * 2^(lz - 9) with lz the leading zeros of d. */
-void smx_recip(const smx_cfg_t *cfg, uint16_t d, uint8_t *rq, int *lz);
+/* Reciprocal of the power sum: 1/d = rq/2^7 * 2^(lz - 9) with lz the leading zeros of d in
+ * its 10 + sum_frac bits. */
+void smx_recip(const smx_cfg_t *cfg, uint32_t d, uint8_t *rq, int *lz);
 /* One output element: (u >> shift) * rq, scaled by lz, rounded half up, saturated. */
 uint8_t smx_norm_elem(uint16_t u, int32_t shift, uint8_t rq, int lz);
 
@@ -58,7 +59,7 @@ uint8_t smx_norm_elem(uint16_t u, int32_t shift, uint8_t rq, int lz);
 typedef struct {
   int first;     /* next slice starts a row */
   int32_t m;     /* running integer max */
-  uint16_t d;    /* running power sum */
+  uint32_t d;    /* running power sum, Q(10, sum_frac) */
 } smx_unnormed_state_t;
 
 /* One slice through the unnormed unit: lanes >= cnt are ignored (u = 0). Updates the state
@@ -88,7 +89,7 @@ typedef struct {
   int cnt;                 /* valid lanes, clamped to vec */
   int last;
   int store;               /* slice within max_len: kept by the row buffer */
-  uint16_t d;              /* running power sum after this slice */
+  uint32_t d;              /* running power sum after this slice */
   int nslices;             /* slices kept so far, this one included */
   int err;                 /* row malformed so far, this beat included */
 } smx_slice_t;
@@ -100,7 +101,7 @@ void smx_unnormed_beat(const smx_cfg_t *cfg, smx_unnormed_row_t *row, const smx_
 /* The normalization unit at its ports (softermax_norm): one stored slice of a row whose
  * summary is (d, m_row). y lanes >= cnt are 0. */
 void smx_norm_slice(const smx_cfg_t *cfg, const uint16_t *u, int cnt, int32_t m_slice,
-                    int32_t m_row, uint16_t d, uint8_t *y);
+                    int32_t m_row, uint32_t d, uint8_t *y);
 
 typedef struct {
   uint8_t y[SMX_MAX_VEC]; /* lanes >= cnt are 0 */
@@ -120,7 +121,7 @@ int smx_model_pending(const smx_model_t *m);              /* output beats waitin
 /* Row statistics of the last completed row (for tests and benches). */
 typedef struct {
   int32_t m;   /* final integer max */
-  uint16_t d;  /* final power sum, Q(10,6) */
+  uint32_t d;  /* final power sum, Q(10, sum_frac) */
   uint8_t rq;  /* reciprocal mantissa, Q(1,7) */
   int lz;      /* leading zeros of d */
 } smx_row_stats_t;

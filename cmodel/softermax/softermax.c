@@ -13,6 +13,7 @@ void smx_cfg_default(smx_cfg_t *cfg, int vec, int max_len) {
   cfg->in_width = 8;
   cfg->in_frac = 2;
   cfg->recip_seg_bits = 2;
+  cfg->sum_frac = 6;
 }
 
 int smx_cfg_check(const smx_cfg_t *cfg) {
@@ -21,6 +22,7 @@ int smx_cfg_check(const smx_cfg_t *cfg) {
   if (cfg->in_frac < 2 || cfg->in_frac > 8) return -1;
   if (cfg->in_width < cfg->in_frac + 2 || cfg->in_width > 16) return -1;
   if (cfg->recip_seg_bits < 2 || cfg->recip_seg_bits > 4) return -1;
+  if (cfg->sum_frac < 6 || cfg->sum_frac > 13) return -1;
   return 0;
 }
 
@@ -42,17 +44,15 @@ uint16_t smx_pow2(const smx_cfg_t *cfg, int32_t t) {
   return sh >= 16 ? 0 : (uint16_t)(lpw >> sh); /* truncate */
 }
 
-static int lzc16(uint16_t v) {
-  int n = 0;
-  while (n < 16 && !(v & (0x8000u >> n))) n++;
-  return n;
-}
+static int dwidth(const smx_cfg_t *cfg) { return SMX_D_INT + cfg->sum_frac; }
 
-void smx_recip(const smx_cfg_t *cfg, uint16_t d, uint8_t *rq, int *lz) {
-  int s = cfg->recip_seg_bits;
-  uint16_t dd = d ? d : 1; /* d is never 0 for a legal row; 0 is treated as the smallest d */
-  int z = lzc16(dd);
-  uint32_t frac = ((uint32_t)dd << z) & 0x7FFFu; /* mantissa fraction, 15 bits */
+void smx_recip(const smx_cfg_t *cfg, uint32_t d, uint8_t *rq, int *lz) {
+  int s = cfg->recip_seg_bits, dw = dwidth(cfg);
+  uint32_t dd = d ? d : 1; /* d is never 0 for a legal row; 0 is treated as the smallest d */
+  int z = 0;
+  while (!(dd & (1u << (dw - 1 - z)))) z++;
+  /* the 15 mantissa bits below the leading one (dw >= 16, so none is lost but the tail) */
+  uint32_t frac = ((dd << z) >> (dw - 16)) & 0x7FFFu;
   uint32_t seg = frac >> (15 - s);
   uint32_t rem = frac & ((1u << (15 - s)) - 1u);
   uint32_t r15 = smx_rcp_c[s - 2][seg] - ((smx_rcp_m[s - 2][seg] * rem) >> (15 - s));
@@ -63,7 +63,7 @@ void smx_recip(const smx_cfg_t *cfg, uint16_t d, uint8_t *rq, int *lz) {
 uint8_t smx_norm_elem(uint16_t u, int32_t shift, uint8_t rq, int lz) {
   uint32_t us = shift >= 16 ? 0 : (uint32_t)u >> shift;
   uint32_t prod = us * rq;     /* Q(2,22) */
-  int sh = 24 - lz;            /* 9 .. 24 */
+  int sh = 24 - lz;            /* 1 .. 24 (lz <= 23) */
   uint32_t q = prod >> (sh - 1);
   uint32_t y = (q + 1) >> 1;   /* round half up */
   return (uint8_t)(y > 255 ? 255 : y);
@@ -78,7 +78,8 @@ void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const in
     if (c > lmax) lmax = c;
   }
   int32_t m_new = st->first ? lmax : (lmax > st->m ? lmax : st->m);
-  int32_t shift = st->first ? 16 : m_new - st->m;
+  int dw = dwidth(cfg);
+  int32_t shift = st->first ? dw : m_new - st->m;
   uint32_t lsum = 0;
   for (int j = 0; j < cfg->vec; j++) {
     u[j] = j < cnt ? smx_pow2(cfg, x[j] - m_new * (1 << cfg->in_frac)) : 0;
@@ -86,12 +87,14 @@ void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const in
   }
   /* Q(.,15) -> Q(.,6) and the renormalizing shift both round half up: truncation biases the
    * power sum low by up to one LSB per slice (docs/softermax.md, "Rounding"). */
-  uint32_t lsum_d = (lsum + (1u << (SMX_U_FRAC - SMX_D_FRAC - 1))) >> (SMX_U_FRAC - SMX_D_FRAC);
-  uint32_t dsh = shift >= 16 ? 0
+  int fd = SMX_U_FRAC - cfg->sum_frac; /* fraction bits dropped */
+  uint32_t lsum_d = (lsum + (1u << (fd - 1))) >> fd;
+  uint32_t dsh = shift >= dw ? 0
                  : shift == 0 ? st->d
                               : (((uint32_t)st->d >> (shift - 1)) + 1u) >> 1;
   uint32_t d = dsh + lsum_d;
-  st->d = (uint16_t)(d > SMX_D_MAX ? SMX_D_MAX : d);
+  uint32_t dmax = (1u << dw) - 1u;
+  st->d = d > dmax ? dmax : d;
   st->m = m_new;
   st->first = 0;
   *m_slice = m_new;
@@ -130,7 +133,7 @@ void smx_unnormed_beat(const smx_cfg_t *c, smx_unnormed_row_t *row, const smx_in
 }
 
 void smx_norm_slice(const smx_cfg_t *cfg, const uint16_t *u, int cnt, int32_t m_slice,
-                    int32_t m_row, uint16_t d, uint8_t *y) {
+                    int32_t m_row, uint32_t d, uint8_t *y) {
   uint8_t rq;
   int lz;
   smx_recip(cfg, d, &rq, &lz);

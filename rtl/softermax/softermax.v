@@ -11,7 +11,8 @@
 //   Output slicing equals input slicing (beats of Vec elements, the last one partial).
 //   Malformed rows (see softermax_unnormed) give one beat {cnt 0, last 1, err 1, y 0}.
 // Parameters:
-//   Vec, MaxLen, InWidth, InFrac, RecipSegBits: see softermax_unnormed / softermax_norm.
+//   Vec, MaxLen, InWidth, InFrac, RecipSegBits, SumFrac: see softermax_unnormed /
+//   softermax_norm (SumFrac: power-sum fraction bits, paper 6).
 // Interfaces (valid/ready; a beat moves on valid && ready; valid and data hold until taken):
 //   in : in_x_i (Vec x InWidth, lane j at [j*InWidth +: InWidth]), in_cnt_i, in_last_i
 //   out: out_y_o (Vec x 8, Q(1,7)), out_cnt_o, out_last_o, out_err_o
@@ -21,6 +22,7 @@ module softermax #(
   parameter integer InWidth      = 8,
   parameter integer InFrac       = 2,
   parameter integer RecipSegBits = 2,
+  parameter integer SumFrac      = 6,
   // derived, do not override
   parameter integer CntW = $clog2(Vec + 1)
 ) (
@@ -44,7 +46,8 @@ module softermax #(
   localparam integer BufDepth  = 2 * MaxSlices;
   localparam integer InW       = Vec * InWidth + CntW + 1;
   localparam integer SlcW      = Vec * 16 + MWidth + CntW;
-  localparam integer SumW      = 16 + MWidth + SliceW + 1;
+  localparam integer DWidth    = 10 + SumFrac;
+  localparam integer SumW      = DWidth + MWidth + SliceW + 1;
   localparam integer OutW      = Vec * 8 + CntW + 2;
 
   // ---------------------------------------------------------------- input register
@@ -70,11 +73,11 @@ module softermax #(
   wire [MWidth-1:0] un_m;
   wire [CntW-1:0]   un_cnt;
   wire              un_last, un_store, un_err;
-  wire [15:0]       un_d;
+  wire [DWidth-1:0] un_d;
   wire [SliceW-1:0] un_nslices;
 
   softermax_unnormed #(
-    .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac)
+    .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac), .SumFrac(SumFrac)
   ) u_unnormed (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -107,7 +110,7 @@ module softermax #(
   wire [MWidth-1:0] slc_m;
   wire [CntW-1:0]   slc_cnt;
   wire              sum_valid, sum_ready;
-  wire [15:0]       sum_d;
+  wire [DWidth-1:0] sum_d;
   wire [MWidth-1:0] sum_m;
   wire [SliceW-1:0] sum_nslices;
   wire              sum_err;
@@ -148,7 +151,7 @@ module softermax #(
 
   softermax_norm #(
     .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac),
-    .RecipSegBits(RecipSegBits)
+    .RecipSegBits(RecipSegBits), .SumFrac(SumFrac)
   ) u_norm (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

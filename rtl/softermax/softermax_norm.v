@@ -16,13 +16,16 @@
 //   Vec           lanes; MaxLen longest row (sets the slice counter width)
 //   InWidth/InFrac input format (sets the max width, InWidth - InFrac + 1)
 //   RecipSegBits  log2 of reciprocal LPW segments (default 2: 4 segments)
+//   SumFrac       power-sum fraction bits (6..13; paper: 6)
 module softermax_norm #(
   parameter integer Vec          = 16,
   parameter integer MaxLen       = 384,
   parameter integer InWidth      = 8,
   parameter integer InFrac       = 2,
   parameter integer RecipSegBits = 2,
+  parameter integer SumFrac      = 6,
   // derived, do not override
+  parameter integer DWidth    = 10 + SumFrac,
   parameter integer CntW      = $clog2(Vec + 1),
   parameter integer MWidth    = InWidth - InFrac + 1,
   parameter integer MaxSlices = (MaxLen + Vec - 1) / Vec,
@@ -39,7 +42,7 @@ module softermax_norm #(
   // row summaries, one per row
   input  wire                sum_valid_i,
   output wire                sum_ready_o,
-  input  wire [15:0]         sum_d_i,
+  input  wire [DWidth-1:0]   sum_d_i,
   input  wire [MWidth-1:0]   sum_m_i,
   input  wire [SliceW-1:0]   sum_nslices_i,
   input  wire                sum_err_i,
@@ -75,9 +78,10 @@ module softermax_norm #(
   wire            big   = mdiff[MWidth] || (mdiff >= 16);
   wire [3:0]      shamt = mdiff[3:0];
 
-  wire [7:0] rq;
-  wire [3:0] lz;
-  softermax_recip #(.RecipSegBits(RecipSegBits)) u_recip (
+  localparam integer LzW = $clog2(DWidth);
+  wire [7:0]     rq;
+  wire [LzW-1:0] lz;
+  softermax_recip #(.RecipSegBits(RecipSegBits), .SumFrac(SumFrac)) u_recip (
     .d_i (sum_d_i),
     .rq_o(rq),
     .lz_o(lz)
@@ -85,7 +89,7 @@ module softermax_norm #(
 
   reg [Vec*16-1:0] us1_q;
   reg [7:0]        rq1_q;
-  reg [3:0]        lz1_q;
+  reg [LzW-1:0]    lz1_q;
   reg [CntW-1:0]   cnt1_q;
   reg              last1_q, err1_q;
   integer j;
@@ -109,7 +113,7 @@ module softermax_norm #(
 
   // ---------------------------------------------------------------- N1: multiply
   reg [Vec*24-1:0] p2_q;
-  reg [3:0]        lz2_q;
+  reg [LzW-1:0]    lz2_q;
   reg [CntW-1:0]   cnt2_q;
   reg              last2_q, err2_q;
   wire             take2 = v1_q && adv2;
@@ -132,15 +136,16 @@ module softermax_norm #(
 
   // ---------------------------------------------------------------- N2: scale, round
   // y = round_half_up(p / 2^(24 - lz)) = ((p >> (23 - lz)) + 1) >> 1, saturated to 8 bits
-  wire [4:0]   rshift = 5'd23 - {1'b0, lz2_q};
+  // (lz <= DWidth - 1 <= 22, so the shift is at least 1)
+  wire [4:0]   rshift = 5'd23 - {{(5 - LzW){1'b0}}, lz2_q};
   reg  [Vec*8-1:0] y_lane;
   reg  [23:0]  q;
-  reg  [16:0]  y_full;
+  reg  [23:0]  y_full;
   always @* begin
     for (j = 0; j < Vec; j = j + 1) begin
       q = p2_q[j*24 +: 24] >> rshift;
-      y_full = {1'b0, q[16:1]} + {16'd0, q[0]};
-      y_lane[j*8 +: 8] = (|y_full[16:8]) ? 8'hFF : y_full[7:0];
+      y_full = {1'b0, q[23:1]} + {23'd0, q[0]};
+      y_lane[j*8 +: 8] = (|y_full[23:8]) ? 8'hFF : y_full[7:0];
     end
   end
 
@@ -174,6 +179,5 @@ module softermax_norm #(
   assign out_last_o  = last3_q;
   assign out_err_o   = err3_q;
 
-  wire unused_ok = &{1'b0, q[23:17]};  // p >> (23 - lz) < 2^17 since p < 2^24 and lz <= 15
 endmodule
 `default_nettype wire

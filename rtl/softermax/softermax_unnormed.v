@@ -4,7 +4,7 @@
 // Purpose: takes a row of scores as slices of Vec elements per cycle and produces, per slice,
 //   the unnormed values u_j = 2^(x_j - m) (Q(1,15)) computed against the running integer max m
 //   of the row so far, together with that m; and, on the row's last slice, the power sum
-//   d (Q(10,6), saturating) renormalized online to the row's final max.
+//   d (Q(10,SumFrac), saturating) renormalized online to the row's final max.
 //   Pipeline, one slice per cycle, back-to-back rows without bubbles:
 //     S1  IntMax: ceil per lane, max over the valid lanes; row bookkeeping and error checks
 //     S2  running max m_new = max(m, local max); shift = m_new - m (16 on a row's first slice)
@@ -17,13 +17,16 @@
 //   Vec      lanes (elements per cycle); paper: 16, 32
 //   MaxLen   longest legal row in elements; paper workload: 384
 //   InWidth  input width; InFrac input fraction bits (default Q(6,2))
+//   SumFrac  power-sum fraction bits, 6..13 (paper: Q(10,6)); d is 10 + SumFrac bits wide
 // Interfaces: in_* and out_* are valid/ready streams (docs/softermax.md has the contract).
 module softermax_unnormed #(
   parameter integer Vec     = 16,
   parameter integer MaxLen  = 384,
   parameter integer InWidth = 8,
   parameter integer InFrac  = 2,
+  parameter integer SumFrac = 6,
   // derived, do not override
+  parameter integer DWidth    = 10 + SumFrac,
   parameter integer CntW      = $clog2(Vec + 1),
   parameter integer MWidth    = InWidth - InFrac + 1,
   parameter integer MaxSlices = (MaxLen + Vec - 1) / Vec,
@@ -45,12 +48,14 @@ module softermax_unnormed #(
   output wire [CntW-1:0]        out_cnt_o,   // valid lanes (clamped to Vec)
   output wire                   out_last_o,
   output wire                   out_store_o, // slice is within MaxLen: keep it
-  output wire [15:0]            out_d_o,     // running power sum after this slice
+  output wire [DWidth-1:0]      out_d_o,     // running power sum after this slice
   output wire [SliceW-1:0]      out_nslices_o, // slices of the row kept so far
   output wire                   out_err_o    // row malformed so far
 );
   localparam integer ElemW = $clog2(MaxLen + Vec + 2);
   localparam integer SumW  = 16 + $clog2(Vec + 1);
+  localparam integer ShW   = $clog2(DWidth + 1);     // shift amounts 0..DWidth
+  localparam integer Drop  = 15 - SumFrac;           // fraction bits dropped from sum u
   localparam [MWidth-1:0] MMin = {1'b1, {(MWidth - 1){1'b0}}};  // below any ceil(x)
   localparam integer      OverLen  = MaxLen + 1;
   localparam [ElemW-1:0]  MaxLenE  = MaxLen[ElemW-1:0];
@@ -147,14 +152,16 @@ module softermax_unnormed #(
   reg  [MWidth-1:0] mrun_q;
   wire [MWidth-1:0] m_new = (first1_q || ($signed(lmax1_q) > $signed(mrun_q))) ? lmax1_q : mrun_q;
   wire [MWidth:0]   mdiff = {m_new[MWidth-1], m_new} - {mrun_q[MWidth-1], mrun_q};  // >= 0
-  wire [4:0]        shift_new = (first1_q || (mdiff > 16)) ? 5'd16 : mdiff[4:0];
+  localparam [ShW-1:0] ShAll = DWidth[ShW-1:0];  // shifts d out entirely
+  wire [ShW-1:0]    shift_new = (first1_q || (mdiff >= {{(MWidth + 1 - ShW){1'b0}}, ShAll})) ?
+                                ShAll : mdiff[ShW-1:0];
 
   reg [Vec*InWidth-1:0] x2_q;
   reg [CntW-1:0]        cnt2_q;
   reg                   last2_q, store2_q, err2_q;
   reg [SliceW-1:0]      nst2_q;
   reg [MWidth-1:0]      m2_q;
-  reg [4:0]             shift2_q;
+  reg [ShW-1:0]         shift2_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v2_q <= 1'b0;
@@ -195,7 +202,7 @@ module softermax_unnormed #(
   reg              last3_q, store3_q, err3_q;
   reg [SliceW-1:0] nst3_q;
   reg [MWidth-1:0] m3_q;
-  reg [4:0]        shift3_q;
+  reg [ShW-1:0]    shift3_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v3_q <= 1'b0;
@@ -223,20 +230,21 @@ module softermax_unnormed #(
     for (k = 0; k < Vec; k = k + 1) lsum = lsum + {{(SumW - 16){1'b0}}, u3_q[k*16 +: 16]};
   end
 
-  // Renormalize d by the max increase, rounding half up: ((d >> (s-1)) + 1) >> 1; s >= 16
-  // (and a row's first slice) give 0.
-  reg  [15:0]    drun_q;
-  wire [3:0]     sh_m1     = shift3_q[3:0] - 4'd1;
-  wire [16:0]    d_half    = {1'b0, drun_q >> sh_m1} + 17'd1;
-  wire [15:0]    d_shifted = shift3_q[4] ? 16'd0 :
-                             (shift3_q[3:0] == 4'd0) ? drun_q : d_half[16:1];
-  // Q(.,15) -> Q(.,6): round half up (add 2^8, drop 9 fraction bits), then add and saturate
-  // to 16 bits (SumW - 9 <= 14 bits for Vec <= 64, so 17 bits hold the sum). lsum + 2^8
-  // cannot overflow SumW bits: lsum <= Vec * (2^16 - 1) < 2^SumW - 2^8.
-  wire [SumW-1:0]  lsum_r = lsum + {{(SumW - 9){1'b0}}, 9'd256};
-  wire [SumW-10:0] lsum_d = lsum_r[SumW-1:9];
-  wire [16:0]      d_sum  = {1'b0, d_shifted} + {{(26 - SumW){1'b0}}, lsum_d};
-  wire [15:0]      d_new  = d_sum[16] ? 16'hFFFF : d_sum[15:0];
+  // Renormalize d by the max increase, rounding half up: ((d >> (s-1)) + 1) >> 1; s = DWidth
+  // (and a row's first slice) gives 0.
+  reg  [DWidth-1:0] drun_q;
+  wire [ShW-1:0]    sh_m1     = shift3_q - {{(ShW - 1){1'b0}}, 1'b1};
+  wire [DWidth:0]   d_half    = {1'b0, drun_q >> sh_m1} + {{DWidth{1'b0}}, 1'b1};
+  wire [DWidth-1:0] d_shifted = (shift3_q == ShAll) ? {DWidth{1'b0}} :
+                                (shift3_q == {ShW{1'b0}}) ? drun_q : d_half[DWidth:1];
+  // Q(.,15) -> Q(.,SumFrac): round half up (add 2^(Drop-1), drop Drop bits), then add and
+  // saturate to DWidth bits. lsum + 2^(Drop-1) cannot overflow SumW bits (lsum <= Vec *
+  // (2^16 - 1)), and the rounded sum has SumW - Drop < DWidth bits for Vec <= 64.
+  localparam integer LsW = SumW - Drop;
+  wire [SumW-1:0]   lsum_r = lsum + {{(SumW - Drop){1'b0}}, 1'b1, {(Drop - 1){1'b0}}};
+  wire [LsW-1:0]    lsum_d = lsum_r[SumW-1:Drop];
+  wire [DWidth:0]   d_sum  = {1'b0, d_shifted} + {{(DWidth + 1 - LsW){1'b0}}, lsum_d};
+  wire [DWidth-1:0] d_new  = d_sum[DWidth] ? {DWidth{1'b1}} : d_sum[DWidth-1:0];
 
   reg [Vec*16-1:0] u4_q;
   reg [CntW-1:0]   cnt4_q;
@@ -272,6 +280,6 @@ module softermax_unnormed #(
   assign out_nslices_o = nst4_q;
   assign out_err_o     = err4_q;
 
-  wire unused_ok = &{1'b0, lsum_r[8:0], d_half[0]};  // rounded-off fraction bits
+  wire unused_ok = &{1'b0, lsum_r[Drop-1:0], d_half[0]};  // rounded-off fraction bits
 endmodule
 `default_nettype wire

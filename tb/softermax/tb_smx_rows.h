@@ -18,13 +18,26 @@
 #define SMX_MAXLEN 384
 #endif
 
+#ifndef SMX_SUMFRAC
+#define SMX_SUMFRAC 6
+#endif
+
 static const int kVec = SMX_VEC;
+static const int kSumFrac = SMX_SUMFRAC;
 static const int kMaxLen = SMX_MAXLEN;
 static const int kCntW = [] {  // width of the cnt fields, clog2(Vec + 1)
   int w = 1;
   while ((1 << w) < kVec + 1) w++;
   return w;
 }();
+
+// The C model configuration matching the build's parameters.
+static inline smx_cfg_t smx_tb_cfg(void) {
+  smx_cfg_t c;
+  smx_cfg_default(&c, kVec, kMaxLen);
+  c.sum_frac = kSumFrac;
+  return c;
+}
 
 // Splits a row into well-formed beats of kVec elements (the last one partial).
 static inline void smx_row_beats(const std::vector<int32_t> &x, std::deque<smx_in_beat_t> *q) {

@@ -43,7 +43,7 @@ struct Harness {
 
   explicit Harness(const TbArgs &args)
       : a(args), sim(args, 0), in_stall(args.gap_pct), out_stall(args.stall_pct) {
-    smx_cfg_default(&cfg, kVec, kMaxLen);
+    cfg = smx_tb_cfg();
     model = smx_model_new(&cfg);
     sim.timeout = static_cast<uint64_t>(a.n + 2000) * (kMaxLen / kVec + 8) * 8 + 200000;
     sim.top->in_valid_i = 0;
@@ -285,7 +285,7 @@ static bool read_workload(const char *path, std::vector<std::vector<int32_t>> *r
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "tb_softermax", 20000, &a);
-  std::printf("config: Vec=%d MaxLen=%d\n", kVec, kMaxLen);
+  std::printf("config: Vec=%d MaxLen=%d SumFrac=%d\n", kVec, kMaxLen, kSumFrac);
   Harness h(a);
   const char *wl = tb_plusarg("workload");
   if (wl && *wl) {

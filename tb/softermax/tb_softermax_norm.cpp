@@ -11,7 +11,7 @@
 #include "tb_smx_rows.h"
 
 struct Summary {
-  uint16_t d;
+  uint32_t d;
   int32_t m;
   int nslices;
   int err;
@@ -20,13 +20,13 @@ struct Summary {
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "tb_softermax_norm", 50000, &a);
-  std::printf("config: Vec=%d MaxLen=%d\n", kVec, kMaxLen);
+  std::printf("config: Vec=%d MaxLen=%d SumFrac=%d\n", kVec, kMaxLen, kSumFrac);
   TbSim<Vsoftermax_norm> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
   Vsoftermax_norm *t = sim.top;
   TbScore score("softermax_norm");
   TbStall slc_gap(a.gap_pct), sum_gap(a.gap_pct), stall(a.stall_pct);
   smx_cfg_t cfg;
-  smx_cfg_default(&cfg, kVec, kMaxLen);
+  cfg = smx_tb_cfg();
   smx_unnormed_row_t row;
   smx_unnormed_row_init(&row);
   smx_model_t *model = smx_model_new(&cfg);

@@ -14,13 +14,13 @@
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "tb_softermax_unnormed", 50000, &a);
-  std::printf("config: Vec=%d MaxLen=%d\n", kVec, kMaxLen);
+  std::printf("config: Vec=%d MaxLen=%d SumFrac=%d\n", kVec, kMaxLen, kSumFrac);
   TbSim<Vsoftermax_unnormed> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
   Vsoftermax_unnormed *t = sim.top;
   TbScore score("softermax_unnormed");
   TbStall gap(a.gap_pct), stall(a.stall_pct);
   smx_cfg_t cfg;
-  smx_cfg_default(&cfg, kVec, kMaxLen);
+  cfg = smx_tb_cfg();
   smx_unnormed_row_t row;
   smx_unnormed_row_init(&row);
   smx_rng_t r;

@@ -1,7 +1,7 @@
 /* smx_accuracy -- accuracy of the Softermax model (bit-exact with the RTL) against float64
  * base-2 softmax of the same quantized scores.
  *
- * usage: smx_accuracy [--rows N] [--len L] [--vec V] [--seed S]
+ * usage: smx_accuracy [--rows N] [--len L] [--vec V] [--seed S] [--sum-frac F]
  * For each score distribution prints one tab-separated line:
  *   dist rows mean_abs_err_lsb max_abs_err_lsb mean_kl_nats max_kl_nats ideal_mean_abs_err_lsb
  *   ideal_max_abs_err_lsb ideal_mean_kl_nats
@@ -19,12 +19,13 @@
 #include "softermax/smx_workload.h"
 
 int main(int argc, char **argv) {
-  long rows = 2000, len = 384, vec = 16, seed = 1;
+  long rows = 2000, len = 384, vec = 16, seed = 1, sum_frac = 6;
   for (int i = 1; i < argc; i += 2) {
     long *dst = !strcmp(argv[i], "--rows") ? &rows
                 : !strcmp(argv[i], "--len") ? &len
                 : !strcmp(argv[i], "--vec") ? &vec
-                : !strcmp(argv[i], "--seed") ? &seed : NULL;
+                : !strcmp(argv[i], "--seed") ? &seed
+                : !strcmp(argv[i], "--sum-frac") ? &sum_frac : NULL;
     char *end = NULL;
     if (!dst || i + 1 >= argc || (*dst = strtol(argv[i + 1], &end, 0), *end) || *dst < 0) {
       fprintf(stderr, "smx_accuracy: bad argument '%s'\n", argv[i]);
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
   }
   smx_cfg_t cfg;
   smx_cfg_default(&cfg, (int)vec, (int)len);
+  cfg.sum_frac = (int)sum_frac;
   if (smx_cfg_check(&cfg) || rows < 1) {
     fprintf(stderr, "smx_accuracy: unsupported configuration\n");
     return 2;

@@ -141,10 +141,17 @@ def main():
         md.append("| Q(10,%d) | %s | %s | %s |" % (sf, m["mean_abs_err_lsb"], m["max_abs_err_lsb"], m["mean_kl_nats"]))
     md.append("")
     md.append("## Area (Yosys 0.23)\n")
-    md.append("| unit | generic cells | transistors (cmos est.) | iCE40 LUT4 | FF | BRAM |")
-    md.append("|---|---|---|---|---|---|")
+    md.append("| unit | generic cells | transistors (cmos est.) | iCE40 LUT4 | iCE40 FF | iCE40 BRAM | ECP5 LUT4 | ECP5 DSP |")
+    md.append("|---|---|---|---|---|---|---|---|")
     for n, r in sorted(ar.items()):
-        md.append("| %s | %s | %s | %s | %s | %s |" % (n, r["cells"], r["transistors"], r["lut"], r["ff"], r["bram"]))
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            n, r["cells"], r["transistors"], r["lut"], r["ff"], r["bram"], r.get("ecp5_lut") or "-",
+            r.get("ecp5_dsp") or "-"))
+    md.append("")
+    md.append("`_sf10` rows: the same units with a Q(10,10) power sum (`SumFrac=10`) instead of the "
+              "paper's Q(10,6). Transistors are Yosys's `stat -tech cmos` estimate, a lower bound "
+              "(flip-flops with enable or reset are not costed; docs/synth.md). ECP5 maps the "
+              "normalization multipliers to DSPs, iCE40 to LUTs.")
     md.append("")
     md.append("Paper (Table 5.4): unnormed unit 0.25x and normalization unit 0.65x the area of a DesignWare "
               "fp16 baseline. The fp16 baseline unit of this library comes with the float units (issue 3); "

@@ -10,7 +10,7 @@
 #   make bench         every benchmark table in docs/results; bench-<block> for one
 #   make coverage      line/toggle coverage of the harness runs (build/coverage)
 #
-# Knobs: TRACE=1 (FST waveform of sim runs), SEED=N, LONG=1 (10x longer random runs),
+# Knobs: TRACE=1 (FST waveform of sim runs), SEED=N, LONG=1 (100x longer random runs),
 #        JOBS=N (parallel builds/tests, default 2).
 SHELL      := /bin/bash
 BUILD      ?= build

@@ -136,8 +136,9 @@ static void test_rows(void) {
   CHECK(softermax_ref(&c, x, 2049, y, NULL) == -1, "n > max_len refused");
   /* accuracy on realistic rows: mean error below 0.5 LSB. The max error is dominated by the
    * paper's Q(10,6) power sum: with d near its floor 2^-0.75, one LSB of d is ~2.5% of d, and
-   * 24 slice roundings of +-0.5 LSB move y by up to several LSBs (measured 9.5 LSB worst on
-   * these 200 rows, see docs/results/softermax.md); 16 LSB is the bound asserted. Four more
+   * 24 slice roundings of +-0.5 LSB move y by up to several LSBs (9.5 LSB worst on these 200
+   * rows when written; docs/results/softermax.md has 2000-row figures); 16 LSB is the bound
+   * asserted. Four more
    * fraction bits in d must cut the worst error at least in half. */
   double worst[2];
   for (int k = 0; k < 2; k++) {

@@ -98,9 +98,21 @@ module softermax #(
     .out_err_o    (un_err)
   );
 
+  // The unnormed unit's output obeys the hold rule (checked here: the FIFO inputs below are
+  // qualified by the handshake, so their own checks cannot see it).
+  cc_hold_check #(.Width(Vec * 16 + MWidth + CntW + 3 + DWidth + SliceW)) u_un_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (un_valid),
+    .ready_i  (un_ready),
+    .data_i   ({un_u, un_m, un_cnt, un_last, un_store, un_err, un_d, un_nslices}),
+    .release_i(1'b0)
+  );
+
   // ---------------------------------------------------------------- row buffer
-  // A slice moves only when both FIFOs can take it (the FIFOs' ready does not depend on
-  // valid, so this is loop-free).
+  // A slice moves only when both FIFOs can take it. The FIFO pushes are qualified by that
+  // handshake (an internal deviation from "valid never depends on ready": the FIFOs' ready does
+  // not depend on valid, so this is loop-free).
   wire slc_in_ready, sum_in_ready;
   assign un_ready = slc_in_ready && sum_in_ready;
   wire un_fire = un_valid && un_ready;

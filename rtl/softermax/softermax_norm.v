@@ -11,7 +11,9 @@
 //     N1  integer multiply per lane
 //     N2  scale by 2^(lz-24), round, saturate; error rows collapse to one error beat
 //   Rows flagged malformed produce a single beat {cnt 0, last 1, err 1, y 0}; their stored
-//   slices are consumed and dropped.
+//   slices are consumed and dropped. Lanes >= cnt give y = 0 whatever u they carry.
+//   A summary must say nslices >= 1 (softermax_unnormed always does: every row keeps its
+//   first slice); a summary of 0 slices is not a legal input.
 // Parameters:
 //   Vec           lanes; MaxLen longest row (sets the slice counter width)
 //   InWidth/InFrac input format (sets the max width, InWidth - InFrac + 1)
@@ -60,6 +62,24 @@ module softermax_norm #(
   wire adv2 = !v2_q || adv3;
   wire adv1 = !v1_q || adv2;
 
+  // Simulation-only checks of the producers' side of the input contracts.
+  cc_hold_check #(.Width(Vec * 16 + MWidth + CntW)) u_slc_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (slc_valid_i),
+    .ready_i  (slc_ready_o),
+    .data_i   ({slc_u_i, slc_m_i, slc_cnt_i}),
+    .release_i(1'b0)
+  );
+  cc_hold_check #(.Width(DWidth + MWidth + SliceW + 1)) u_sum_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (sum_valid_i),
+    .ready_i  (sum_ready_o),
+    .data_i   ({sum_d_i, sum_m_i, sum_nslices_i, sum_err_i}),
+    .release_i(1'b0)
+  );
+
   // ---------------------------------------------------------------- N0
   reg  [SliceW-1:0] idx_q;  // slices of the current row already taken
   wire [SliceW-1:0] idx_inc = idx_q + {{(SliceW - 1){1'b0}}, 1'b1};
@@ -73,10 +93,12 @@ module softermax_norm #(
     else if (take1) idx_q <= row_end ? {SliceW{1'b0}} : idx_inc;
   end
 
-  wire [MWidth:0] mdiff = {sum_m_i[MWidth-1], sum_m_i} - {slc_m_i[MWidth-1], slc_m_i};
-  // >= 0 for legal rows; a negative difference only arises in error rows (output is 0)
-  wire            big   = mdiff[MWidth] || (mdiff >= 16);
-  wire [3:0]      shamt = mdiff[3:0];
+  // m_row - m_slice at 32 bits: >= 0 for legal rows; a negative difference only arises in
+  // error rows (their output is 0)
+  wire [31:0] mdiff = {{(32 - MWidth){sum_m_i[MWidth-1]}}, sum_m_i} -
+                      {{(32 - MWidth){slc_m_i[MWidth-1]}}, slc_m_i};
+  wire        big   = mdiff[31] || (mdiff >= 32'd16);
+  wire [3:0]  shamt = mdiff[3:0];
 
   localparam integer LzW = $clog2(DWidth);
   wire [7:0]     rq;
@@ -164,9 +186,16 @@ module softermax_norm #(
     end
   end
 
+  // lanes at and above cnt are forced to 0
+  reg [Vec*8-1:0] y_masked;
+  always @* begin
+    for (j = 0; j < Vec; j = j + 1)
+      y_masked[j*8 +: 8] = (j < cnt2_q) ? y_lane[j*8 +: 8] : 8'd0;
+  end
+
   always @(posedge clk_i) begin
     if (take3) begin
-      y3_q    <= err2_q ? {(Vec * 8){1'b0}} : y_lane;
+      y3_q    <= err2_q ? {(Vec * 8){1'b0}} : y_masked;
       cnt3_q  <= err2_q ? {CntW{1'b0}} : cnt2_q;
       last3_q <= last2_q;
       err3_q  <= err2_q;

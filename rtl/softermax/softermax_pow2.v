@@ -9,7 +9,7 @@
 //   Combinational; the caller registers.
 // Parameters:
 //   InWidth  input width in bits (signed, two's complement)
-//   InFrac   input fraction bits (>= 2); default Q(6,2)
+//   InFrac   input fraction bits, 2 .. InWidth - 2; default Q(6,2)
 module softermax_pow2 #(
   parameter integer InWidth = 8,
   parameter integer InFrac  = 2
@@ -44,8 +44,10 @@ module softermax_pow2 #(
     end
   endgenerate
 
-  localparam [IWidth-1:0] MaxShift = 16;  // 2^-16 and smaller truncate to 0 in Q(1,15)
-  wire big_shift = (shift >= MaxShift);
+  // 2^-16 and smaller truncate to 0 in Q(1,15). Compared at 32 bits: IWidth can be as narrow
+  // as 4 (InFrac = InWidth - 2), where a 16 of IWidth bits would wrap to 0.
+  wire [31:0] shift32   = {{(32 - IWidth){1'b0}}, shift};
+  wire        big_shift = (shift32 >= 32'd16);
   assign u_o = big_shift ? 16'd0 : (lpw >> shift[3:0]);
 endmodule
 `default_nettype wire

@@ -75,6 +75,16 @@ module softermax_unnormed #(
   wire take3 = v2_q && adv3;
   wire take4 = v3_q && adv4;
 
+  // Simulation-only check of the producer's side of the input contract.
+  cc_hold_check #(.Width(Vec * InWidth + CntW + 1)) u_in_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (in_valid_i),
+    .ready_i  (in_ready_o),
+    .data_i   ({in_x_i, in_cnt_i, in_last_i}),
+    .release_i(1'b0)
+  );
+
   // ---------------------------------------------------------------- S1: IntMax, bookkeeping
   reg              row_first_q;   // next input beat starts a row
   reg [ElemW-1:0]  row_elems_q;   // elements so far, saturating at MaxLen + 1
@@ -151,10 +161,11 @@ module softermax_unnormed #(
   // ---------------------------------------------------------------- S2: running max
   reg  [MWidth-1:0] mrun_q;
   wire [MWidth-1:0] m_new = (first1_q || ($signed(lmax1_q) > $signed(mrun_q))) ? lmax1_q : mrun_q;
-  wire [MWidth:0]   mdiff = {m_new[MWidth-1], m_new} - {mrun_q[MWidth-1], mrun_q};  // >= 0
+  // m_new - m_old (>= 0), at 32 bits so narrow max formats compare correctly against DWidth
+  wire [31:0]       mdiff = {{(32 - MWidth){m_new[MWidth-1]}}, m_new} -
+                            {{(32 - MWidth){mrun_q[MWidth-1]}}, mrun_q};
   localparam [ShW-1:0] ShAll = DWidth[ShW-1:0];  // shifts d out entirely
-  wire [ShW-1:0]    shift_new = (first1_q || (mdiff >= {{(MWidth + 1 - ShW){1'b0}}, ShAll})) ?
-                                ShAll : mdiff[ShW-1:0];
+  wire [ShW-1:0]    shift_new = (first1_q || (mdiff >= DWidth)) ? ShAll : mdiff[ShW-1:0];
 
   reg [Vec*InWidth-1:0] x2_q;
   reg [CntW-1:0]        cnt2_q;

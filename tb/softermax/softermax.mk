@@ -9,3 +9,8 @@ $(eval $(call HARNESS,softermax_unnormed_v16,softermax_unnormed,tb/softermax/tb_
 $(eval $(call HARNESS,softermax_norm_v16,softermax_norm,tb/softermax/tb_softermax_norm.cpp,-GVec=16 -GMaxLen=384 -CFLAGS -DSMX_VEC=16 -CFLAGS -DSMX_MAXLEN=384))
 # A wider power sum than the paper's Q(10,6) (the accuracy knob, docs/softermax.md).
 $(eval $(call HARNESS,softermax_v16_sf10,softermax,tb/softermax/tb_softermax.cpp,-GVec=16 -GMaxLen=384 -GSumFrac=10 -CFLAGS -DSMX_VEC=16 -CFLAGS -DSMX_MAXLEN=384 -CFLAGS -DSMX_SUMFRAC=10))
+# Parameter corners: the general LPW path (Q(6,4)), 16 reciprocal segments and an odd power
+# sum; rows shorter than one slice (MaxLen < Vec); one lane with the narrowest max (Q(2,6)).
+$(eval $(call HARNESS,softermax_gen,softermax,tb/softermax/tb_softermax.cpp,-GVec=4 -GMaxLen=30 -GInWidth=10 -GInFrac=4 -GRecipSegBits=4 -GSumFrac=9 -CFLAGS -DSMX_VEC=4 -CFLAGS -DSMX_MAXLEN=30 -CFLAGS -DSMX_INWIDTH=10 -CFLAGS -DSMX_INFRAC=4 -CFLAGS -DSMX_RECIPSEG=4 -CFLAGS -DSMX_SUMFRAC=9))
+$(eval $(call HARNESS,softermax_v8_short,softermax,tb/softermax/tb_softermax.cpp,-GVec=8 -GMaxLen=5 -GRecipSegBits=3 -CFLAGS -DSMX_VEC=8 -CFLAGS -DSMX_MAXLEN=5 -CFLAGS -DSMX_RECIPSEG=3))
+$(eval $(call HARNESS,softermax_v1_q26,softermax,tb/softermax/tb_softermax.cpp,-GVec=1 -GMaxLen=6 -GInFrac=6 -CFLAGS -DSMX_VEC=1 -CFLAGS -DSMX_MAXLEN=6 -CFLAGS -DSMX_INFRAC=6))

@@ -21,9 +21,22 @@
 #ifndef SMX_SUMFRAC
 #define SMX_SUMFRAC 6
 #endif
+#ifndef SMX_INWIDTH
+#define SMX_INWIDTH 8
+#endif
+#ifndef SMX_INFRAC
+#define SMX_INFRAC 2
+#endif
+#ifndef SMX_RECIPSEG
+#define SMX_RECIPSEG 2
+#endif
 
 static const int kVec = SMX_VEC;
 static const int kSumFrac = SMX_SUMFRAC;
+static const int kInWidth = SMX_INWIDTH;
+static const int kInFrac = SMX_INFRAC;
+static const uint32_t kInMask = (1u << SMX_INWIDTH) - 1;           // one input lane
+static const uint32_t kMMask = (1u << (SMX_INWIDTH - SMX_INFRAC + 1)) - 1;  // the max field
 static const int kMaxLen = SMX_MAXLEN;
 static const int kCntW = [] {  // width of the cnt fields, clog2(Vec + 1)
   int w = 1;
@@ -36,16 +49,24 @@ static inline smx_cfg_t smx_tb_cfg(void) {
   smx_cfg_t c;
   smx_cfg_default(&c, kVec, kMaxLen);
   c.sum_frac = kSumFrac;
+  c.in_width = kInWidth;
+  c.in_frac = kInFrac;
+  c.recip_seg_bits = SMX_RECIPSEG;
   return c;
 }
 
-// Splits a row into well-formed beats of kVec elements (the last one partial).
-static inline void smx_row_beats(const std::vector<int32_t> &x, std::deque<smx_in_beat_t> *q) {
+// Splits a row into well-formed beats of kVec elements (the last one partial). With
+// `garbage`, the unused lanes of a partial beat carry random codes (the unit must ignore them).
+static inline void smx_row_beats(const std::vector<int32_t> &x, std::deque<smx_in_beat_t> *q,
+                                 smx_rng_t *garbage = nullptr) {
   int n = static_cast<int>(x.size());
   for (int s = 0; s * kVec < n; s++) {
     smx_in_beat_t b{};
     b.cnt = std::min(kVec, n - s * kVec);
-    for (int j = 0; j < b.cnt; j++) b.x[j] = x[s * kVec + j];
+    for (int j = 0; j < kVec; j++)
+      b.x[j] = j < b.cnt ? x[s * kVec + j]
+               : garbage ? static_cast<int32_t>(smx_rng_next(garbage) & kInMask) - (1 << (kInWidth - 1))
+                         : 0;
     b.last = (s + 1) * kVec >= n;
     q->push_back(b);
   }
@@ -53,7 +74,8 @@ static inline void smx_row_beats(const std::vector<int32_t> &x, std::deque<smx_i
 
 static inline std::vector<int32_t> rand_row(int n, smx_rng_t *r) {
   std::vector<int32_t> x(n);
-  smx_gen_row(r, static_cast<int>(smx_rng_next(r) % SMX_DIST_COUNT), n, 8, 2, nullptr, x.data());
+  smx_gen_row(r, static_cast<int>(smx_rng_next(r) % SMX_DIST_COUNT), n, kInWidth, kInFrac, nullptr,
+              x.data());
   return x;
 }
 

@@ -52,7 +52,8 @@ struct Harness {
   }
   ~Harness() { smx_model_free(model); }
 
-  void queue_row(const std::vector<int32_t> &x) { smx_row_beats(x, &inq); }
+  smx_rng_t garbage_rng{0x5eed};
+  void queue_row(const std::vector<int32_t> &x) { smx_row_beats(x, &inq, &garbage_rng); }
 
   // One clock cycle of driving, sampling and checking.
   void cycle() {
@@ -65,7 +66,8 @@ struct Harness {
     t->in_valid_i = offered;
     uint32_t cnt_field = static_cast<uint32_t>(cur.cnt) & ((1u << kCntW) - 1);
     for (int j = 0; j < kVec; j++)
-      tb_set_bits(t->in_x_i, j * 8, 8, offered ? static_cast<uint32_t>(cur.x[j]) & 0xFF : 0);
+      tb_set_bits(t->in_x_i, j * kInWidth, kInWidth,
+                  offered ? static_cast<uint32_t>(cur.x[j]) & kInMask : 0);
     t->in_cnt_i = offered ? cnt_field : 0;
     t->in_last_i = offered ? cur.last : 0;
     t->out_ready_i = !out_stall.next();

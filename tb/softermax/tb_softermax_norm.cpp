@@ -38,7 +38,6 @@ int main(int argc, char **argv) {
   std::deque<smx_out_beat_t> expq;
   long rows = 0, next_reset = 3000;
   uint64_t id = 0;
-  const uint32_t mmask = (1u << 7) - 1;
   t->slc_valid_i = 0;
   t->sum_valid_i = 0;
   t->out_ready_i = 0;
@@ -50,12 +49,16 @@ int main(int argc, char **argv) {
     if (kind == 0)  // too long, half of them by exactly one element
       n = kMaxLen + 1 + (smx_rng_next(&r) % 2 ? 0 : static_cast<int>(smx_rng_next(&r) % (2 * kVec)));
     std::deque<smx_in_beat_t> beats;
-    smx_row_beats(rand_row(n, &r), &beats);
+    smx_row_beats(rand_row(n, &r), &beats, &r);
     if (kind == 1) beats.back().cnt = 0;
     for (auto &b : beats) {
       smx_slice_t s;
       smx_unnormed_beat(&cfg, &row, &b, &s);
-      if (s.store) slcq.push_back(s);
+      if (s.store) {
+        for (int j = s.cnt; j < kVec; j++)  // unused lanes carry garbage the unit must ignore
+          s.u[j] = static_cast<uint16_t>(smx_rng_next(&r));
+        slcq.push_back(s);
+      }
       if (s.last) sumq.push_back({s.d, s.m, s.nslices, s.err});
       smx_model_push(model, &b);
     }
@@ -89,13 +92,13 @@ int main(int argc, char **argv) {
     if (slc_on) {
       const smx_slice_t &s = slcq.front();
       for (int j = 0; j < kVec; j++) tb_set_bits(t->slc_u_i, j * 16, 16, s.u[j]);
-      t->slc_m_i = static_cast<uint32_t>(s.m) & mmask;
+      t->slc_m_i = static_cast<uint32_t>(s.m) & kMMask;
       t->slc_cnt_i = static_cast<uint32_t>(s.cnt);
     }
     if (sum_on) {
       const Summary &s = sumq.front();
       t->sum_d_i = s.d;
-      t->sum_m_i = static_cast<uint32_t>(s.m) & mmask;
+      t->sum_m_i = static_cast<uint32_t>(s.m) & kMMask;
       t->sum_nslices_i = static_cast<uint32_t>(s.nslices);
       t->sum_err_i = s.err;
     }

@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
       uint64_t kind = smx_rng_next(&r) % 50;
       if (kind == 0)  // too long, half of them by exactly one element
         n = kMaxLen + 1 + (smx_rng_next(&r) % 2 ? 0 : static_cast<int>(smx_rng_next(&r) % (2 * kVec)));
-      smx_row_beats(rand_row(n, &r), &inq);
+      smx_row_beats(rand_row(n, &r), &inq, &r);
       if (kind == 1) inq.back().cnt = 0;                                        // empty beat
       if (kind == 2 && inq.size() > 1) inq.front().cnt = static_cast<int>(smx_rng_next(&r) % kVec);
       if (kind == 3 && (1 << kCntW) - 1 > kVec) inq.back().cnt = kVec + 1;       // cnt > Vec
@@ -65,7 +65,8 @@ int main(int argc, char **argv) {
     }
     t->in_valid_i = offered;
     for (int j = 0; j < kVec; j++)
-      tb_set_bits(t->in_x_i, j * 8, 8, offered ? static_cast<uint32_t>(cur.x[j]) & 0xFF : 0);
+      tb_set_bits(t->in_x_i, j * kInWidth, kInWidth,
+                  offered ? static_cast<uint32_t>(cur.x[j]) & kInMask : 0);
     t->in_cnt_i = offered ? static_cast<uint32_t>(cur.cnt) & ((1u << kCntW) - 1) : 0;
     t->in_last_i = offered && cur.last;
     t->out_ready_i = !stall.next();
@@ -87,17 +88,23 @@ int main(int argc, char **argv) {
       bool u_ok = true;
       for (int j = 0; j < kVec; j++) u_ok = u_ok && tb_get_bits(t->out_u_o, j * 16, 16) == e.u[j];
       score.expect(u_ok, "u lanes", k);
-      uint32_t mw = 7;
-      score.check("m", k, static_cast<uint32_t>(e.m) & ((1u << mw) - 1), t->out_m_o);
+      score.check("m", k, static_cast<uint32_t>(e.m) & kMMask, t->out_m_o);
       score.check("cnt", k, static_cast<uint32_t>(e.cnt), t->out_cnt_o);
       score.check("last", k, static_cast<uint32_t>(e.last), t->out_last_o);
       score.check("store", k, static_cast<uint32_t>(e.store), t->out_store_o);
+      score.check("d", k, e.d, t->out_d_o);  // the running sum, after every slice
       if (e.last) {
-        score.check("d", k, e.d, t->out_d_o);
         score.check("nslices", k, static_cast<uint32_t>(e.nslices), t->out_nslices_o);
         score.check("err", k, static_cast<uint32_t>(e.err), t->out_err_o);
       }
     }
+    sim.tick();
+  }
+  for (int i = 0; i < 20; i++) {  // nothing more may come out
+    t->in_valid_i = 0;
+    t->out_ready_i = 1;
+    t->eval();
+    score.expect(!t->out_valid_o, "no extra output slice", id);
     sim.tick();
   }
   score.expect(!sim.timed_out, "finished before the timeout", id);

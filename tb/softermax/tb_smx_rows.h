@@ -86,4 +86,9 @@ static inline int rand_len(smx_rng_t *r) {
   return 1 + static_cast<int>(smx_rng_next(r) % kMaxLen);
 }
 
+// A row length over MaxLen: half of them by exactly one element, the rest by up to 2 slices.
+static inline int rand_overlong_len(smx_rng_t *r) {
+  return kMaxLen + 1 + (smx_rng_next(r) % 2 ? 0 : static_cast<int>(smx_rng_next(r) % (2 * kVec)));
+}
+
 #endif  // TB_SMX_ROWS_H

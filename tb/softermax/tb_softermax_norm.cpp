@@ -46,8 +46,7 @@ int main(int argc, char **argv) {
   auto make_row = [&]() {
     int n = rand_len(&r);
     uint64_t kind = smx_rng_next(&r) % 40;
-    if (kind == 0)  // too long, half of them by exactly one element
-      n = kMaxLen + 1 + (smx_rng_next(&r) % 2 ? 0 : static_cast<int>(smx_rng_next(&r) % (2 * kVec)));
+    if (kind == 0) n = rand_overlong_len(&r);
     std::deque<smx_in_beat_t> beats;
     smx_row_beats(rand_row(n, &r), &beats, &r);
     if (kind == 1) beats.back().cnt = 0;

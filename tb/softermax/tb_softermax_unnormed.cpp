@@ -40,8 +40,7 @@ int main(int argc, char **argv) {
     if (inq.empty() && rows < a.n) {
       int n = rand_len(&r);
       uint64_t kind = smx_rng_next(&r) % 50;
-      if (kind == 0)  // too long, half of them by exactly one element
-        n = kMaxLen + 1 + (smx_rng_next(&r) % 2 ? 0 : static_cast<int>(smx_rng_next(&r) % (2 * kVec)));
+      if (kind == 0) n = rand_overlong_len(&r);
       smx_row_beats(rand_row(n, &r), &inq, &r);
       if (kind == 1) inq.back().cnt = 0;                                        // empty beat
       if (kind == 2 && inq.size() > 1) inq.front().cnt = static_cast<int>(smx_rng_next(&r) % kVec);

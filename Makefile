@@ -32,7 +32,8 @@ tools:
 
 # ---------------------------------------------------------------- C models
 CC        ?= gcc
-CSTD      := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -Icmodel/include
+# -frounding-math: the float reference (cmodel/common/fpref.c) changes the rounding mode at run time.
+CSTD      := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -frounding-math -Icmodel/include
 CMODEL_SRCS := $(wildcard cmodel/common/*.c) $(foreach b,$(BLOCKS),$(wildcard cmodel/$(b)/*.c))
 SW_LIB_SRCS := $(foreach b,$(BLOCKS),$(wildcard sw/$(b)/lib*.c))
 CMODEL_HDRS := $(wildcard cmodel/include/*.h) $(wildcard cmodel/*/*.h) $(wildcard sw/*/*.h)
@@ -62,7 +63,7 @@ $(BUILD)/tests/%: tests/%.c $(CMODEL_SAN_LIB) $(CMODEL_HDRS)
 	@$(CC) $(CSTD) -O1 -g $(SAN) -Isw $< $(CMODEL_SAN_LIB) -lm -o $@
 
 # Host tools (sw/<block>/*.c other than lib*.c), one binary each.
-SW_TOOL_SRCS := $(filter-out $(SW_LIB_SRCS),$(foreach b,$(BLOCKS),$(wildcard sw/$(b)/*.c)))
+SW_TOOL_SRCS := $(filter-out $(SW_LIB_SRCS),$(foreach b,common $(BLOCKS),$(wildcard sw/$(b)/*.c)))
 SW_TOOLS     := $(patsubst sw/%.c,$(BUILD)/sw/%,$(SW_TOOL_SRCS))
 $(BUILD)/sw/%: sw/%.c $(CMODEL_LIB) $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -98,6 +99,7 @@ $(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(
 endef
 
 include tb/common/common.mk
+include tb/fp/fp.mk
 include $(foreach b,$(BLOCKS),tb/$(b)/$(b).mk)
 
 HARNESS_BINS := $(foreach h,$(HARNESSES),$(BUILD)/tb/$(h)/$(h))

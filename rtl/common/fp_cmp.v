@@ -1,0 +1,95 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  fp_cmp.v
+//
+// Purpose:   IEEE float comparisons and min/max. op_i:
+//              0 EQ   result 1/0; quiet: NV only for a signaling NaN operand
+//              1 LT   result 1/0; signaling: NV for any NaN operand
+//              2 LE   result 1/0; signaling
+//              3 MIN  RISC-V fmin (IEEE 754-2019 minimumNumber): -0 < +0; one NaN operand gives
+//                     the other operand; two NaNs give the canonical NaN; NV for a signaling NaN
+//              4 MAX  likewise
+//            Compare results are 0/1 in the LSB of result_o. Unordered (NaN) compares are 0.
+//            Codes 5..7 are reserved: result 0 and NV (a clean error). One operation per cycle, Latency cycles (cc_pipe).
+//
+// Parameters:
+//   ExpW, ManW   format (8/23 fp32, 5/10 fp16, 8/7 bfloat16)
+//   Latency      register stages (0 = combinational)
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module fp_cmp #(
+  parameter ExpW    = 8,
+  parameter ManW    = 23,
+  parameter Latency = 0
+) (
+  input  wire               clk_i,
+  input  wire               rst_ni,
+  input  wire               in_valid_i,
+  output wire               in_ready_o,
+  input  wire [ExpW+ManW:0] a_i,
+  input  wire [ExpW+ManW:0] b_i,
+  input  wire [2:0]         op_i,
+  output wire               out_valid_o,
+  input  wire               out_ready_i,
+  output wire [ExpW+ManW:0] result_o,
+  output wire [4:0]         flags_o
+);
+
+  localparam integer W = ExpW + ManW + 1;
+  localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
+  localparam [2:0] OpLt = 3'd1, OpLe = 3'd2, OpMin = 3'd3, OpMax = 3'd4;
+
+  wire         a_sign = a_i[W-1];
+  wire         b_sign = b_i[W-1];
+  wire [W-2:0] a_mag  = a_i[W-2:0];
+  wire [W-2:0] b_mag  = b_i[W-2:0];
+  wire         a_nan  = &a_i[W-2:ManW] && |a_i[ManW-1:0];
+  wire         b_nan  = &b_i[W-2:ManW] && |b_i[ManW-1:0];
+  wire         a_snan = a_nan && !a_i[ManW-1];
+  wire         b_snan = b_nan && !b_i[ManW-1];
+  wire         any_nan  = a_nan || b_nan;
+  wire         any_snan = a_snan || b_snan;
+  wire         both_zero = ~|a_mag && ~|b_mag;
+
+  // Sign-magnitude order with -0 < +0 (the total order min/max need) ...
+  wire lt_total = (a_sign != b_sign) ? a_sign
+                                     : (a_sign ? (a_mag > b_mag) : (a_mag < b_mag));
+  // ... and the IEEE order, where -0 == +0.
+  wire eq = (a_i == b_i) || both_zero;
+  wire lt = lt_total && !both_zero;
+
+  reg [W-1:0] result;
+  reg [4:0]   flags;
+  always @* begin
+    result = {W{1'b0}};
+    flags  = {any_snan, 4'b0000};
+    case (op_i)
+      OpLt: begin
+        result[0] = lt && !any_nan;
+        flags     = {any_nan, 4'b0000};
+      end
+      OpLe: begin
+        result[0] = (lt || eq) && !any_nan;
+        flags     = {any_nan, 4'b0000};
+      end
+      OpMin, OpMax: begin
+        if (a_nan && b_nan)  result = QNaN;
+        else if (a_nan)      result = b_i;
+        else if (b_nan)      result = a_i;
+        else                 result = (lt_total == (op_i == OpMin)) ? a_i : b_i;
+      end
+      3'd0:    result[0] = eq && !any_nan;
+      default: flags     = 5'b10000;     // reserved op code: result 0, NV
+    endcase
+  end
+
+  cc_pipe #(.Width(W + 5), .Depth(Latency)) u_pipe (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(in_valid_i), .in_ready_o(in_ready_o), .in_data_i({result, flags}),
+    .out_valid_o(out_valid_o), .out_ready_i(out_ready_i), .out_data_o({result_o, flags_o}));
+
+endmodule
+
+`default_nettype wire

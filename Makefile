@@ -137,7 +137,7 @@ sim-%: build-tests
 
 # ---------------------------------------------------------------- benchmarks
 .PHONY: bench
-bench: $(addprefix bench-,$(BLOCKS))
+bench: bench-fp $(addprefix bench-,$(BLOCKS))
 bench-%: build-tests
 	@mkdir -p $(BUILD)/bench
 	@python3 scripts/bench_$*.py

@@ -187,13 +187,6 @@ static uint32_t round_double(fp_fmt_t f, double x, int x_inexact, fp_rm_t rm, un
   return sb | (uint32_t)qs; /* qs == 2^mw encodes 2^emin (exponent field 1) */
 }
 
-uint32_t fpref_round_double(fp_fmt_t f, double x, int x_inexact, fp_rm_t rm, unsigned *flags) {
-  unsigned dummy;
-  check_fmt(f);
-  check_rm(rm);
-  return round_double(f, x, x_inexact, rm, flags ? flags : &dummy);
-}
-
 /* ------------------------------------------------------------------ host environment */
 static int fe_mode(fp_rm_t rm) {
   switch (rm) {
@@ -203,10 +196,31 @@ static int fe_mode(fp_rm_t rm) {
     default: return FE_TONEAREST;
   }
 }
+/* Switch to `mode` (no call when it is already current) / back to round-to-nearest. */
+static void enter_mode(int mode) {
+  if (fegetround() != mode) fesetround(mode);
+}
+static void leave_mode(int mode) {
+  if (mode != FE_TONEAREST) fesetround(FE_TONEAREST);
+}
+/* Every public entry point returns through this, so the caller always gets round-to-nearest
+ * back, even from paths that are pure integer code (results never depend on the caller's
+ * mode: every host op runs under a mode set here). */
+static uint32_t ret_rn(uint32_t v) {
+  if (fegetround() != FE_TONEAREST) fesetround(FE_TONEAREST);
+  return v;
+}
 static unsigned fe_flags(int ex) {
   return ((ex & FE_INEXACT) ? FP_FLAG_NX : 0u) | ((ex & FE_UNDERFLOW) ? FP_FLAG_UF : 0u) |
          ((ex & FE_OVERFLOW) ? FP_FLAG_OF : 0u) | ((ex & FE_DIVBYZERO) ? FP_FLAG_DZ : 0u) |
          ((ex & FE_INVALID) ? FP_FLAG_NV : 0u);
+}
+
+uint32_t fpref_round_double(fp_fmt_t f, double x, int x_inexact, fp_rm_t rm, unsigned *flags) {
+  unsigned dummy;
+  check_fmt(f);
+  check_rm(rm);
+  return ret_rn(round_double(f, x, x_inexact, rm, flags ? flags : &dummy));
 }
 
 /* ------------------------------------------------------------------ round-to-odd route */
@@ -345,9 +359,9 @@ static int32_t gen_f_to_i32(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags)
   if (rm == FP_RMM) {
     vr = round(vx); /* half away from zero, exact, independent of the rounding mode */
   } else {
-    fesetround(fe_mode(rm));
+    enter_mode(fe_mode(rm));
     vr = nearbyint(vx);
-    fesetround(FE_TONEAREST);
+    leave_mode(fe_mode(rm));
   }
   double r = vr, x = vx;
   if (r > 2147483647.0) {
@@ -413,7 +427,7 @@ static uint32_t host_f32(fpref_op_t op, uint32_t a, uint32_t b, uint32_t c, fp_r
   volatile int32_t vi = (int32_t)a;
   volatile long vl = 0;
   int ex;
-  fesetround(fe_mode(rm));
+  enter_mode(fe_mode(rm));
   feclearexcept(FE_ALL_EXCEPT);
   switch (op) {
     case FPREF_OP_ADD: vr = va + vb; break;
@@ -426,7 +440,7 @@ static uint32_t host_f32(fpref_op_t op, uint32_t a, uint32_t b, uint32_t c, fp_r
     case FPREF_OP_F_TO_I32: vl = lrintf(va); break; /* cvtss2si: rounds by mode, flags NX */
   }
   ex = fetestexcept(FE_ALL_EXCEPT);
-  fesetround(FE_TONEAREST);
+  leave_mode(fe_mode(rm));
   *flags = fe_flags(ex);
   if (op == FPREF_OP_F_TO_I32) {
     long l = vl;
@@ -454,14 +468,14 @@ uint32_t fpref_f32_via_host(fpref_op_t op, uint32_t a, uint32_t b, uint32_t c, f
     fprintf(stderr, "fpref: invalid op %d\n", (int)op);
     abort();
   }
-  return host_f32(op, a, b, c, rm, flags ? flags : &dummy);
+  return ret_rn(host_f32(op, a, b, c, rm, flags ? flags : &dummy));
 }
 
 uint32_t fpref_f32_via_double(fpref_op_t op, uint32_t a, uint32_t b, uint32_t c, fp_rm_t rm,
                               unsigned *flags) {
   unsigned dummy;
   check_rm(rm);
-  return gen_op(FP_FMT_F32, op, a, b, c, rm, flags ? flags : &dummy);
+  return ret_rn(gen_op(FP_FMT_F32, op, a, b, c, rm, flags ? flags : &dummy));
 }
 
 /* ------------------------------------------------------------------ public arithmetic */
@@ -474,8 +488,8 @@ static uint32_t dispatch(fp_fmt_t f, fpref_op_t op, uint32_t a, uint32_t b, uint
   check_rm(rm);
   if (!flags) flags = &dummy;
   uint32_t m = fmt_mask(f);
-  if (use_host(f, rm)) return host_f32(op, a & m, b & m, c & m, rm, flags);
-  return gen_op(f, op, a & m, b & m, c & m, rm, flags);
+  if (use_host(f, rm)) return ret_rn(host_f32(op, a & m, b & m, c & m, rm, flags));
+  return ret_rn(gen_op(f, op, a & m, b & m, c & m, rm, flags));
 }
 
 uint32_t fpref_add(fp_fmt_t f, uint32_t a, uint32_t b, fp_rm_t rm, unsigned *flags) {
@@ -501,21 +515,21 @@ uint32_t fpref_i32_to_f(fp_fmt_t f, int32_t x, fp_rm_t rm, unsigned *flags) {
   check_fmt(f);
   check_rm(rm);
   if (!flags) flags = &dummy;
-  if (use_host(f, rm)) return host_f32(FPREF_OP_I32_TO_F, (uint32_t)x, 0, 0, rm, flags);
-  return round_double(f, (double)x, 0, rm, flags); /* (double)x is exact */
+  if (use_host(f, rm)) return ret_rn(host_f32(FPREF_OP_I32_TO_F, (uint32_t)x, 0, 0, rm, flags));
+  return ret_rn(round_double(f, (double)x, 0, rm, flags)); /* (double)x is exact */
 }
 int32_t fpref_f_to_i32(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags) {
   unsigned dummy;
   check_fmt(f);
   check_rm(rm);
-  return gen_f_to_i32(f, a & fmt_mask(f), rm, flags ? flags : &dummy);
+  return (int32_t)ret_rn((uint32_t)gen_f_to_i32(f, a & fmt_mask(f), rm, flags ? flags : &dummy));
 }
 uint32_t fpref_f_to_f(fp_fmt_t from, fp_fmt_t to, uint32_t a, fp_rm_t rm, unsigned *flags) {
   unsigned dummy;
   check_fmt(from);
   check_fmt(to);
   check_rm(rm);
-  return gen_f_to_f(from, to, a & fmt_mask(from), rm, flags ? flags : &dummy);
+  return ret_rn(gen_f_to_f(from, to, a & fmt_mask(from), rm, flags ? flags : &dummy));
 }
 
 /* ------------------------------------------------------------------ compare / min / max */
@@ -525,7 +539,7 @@ static int64_t order_key(fp_fmt_t f, uint32_t a) {
   return sgn_of(f, a) ? -mag : mag;
 }
 
-uint32_t fpref_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
+static uint32_t cmp_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
   unsigned dummy;
   check_fmt(f);
   if (!flags) flags = &dummy;
@@ -548,11 +562,14 @@ static uint32_t cmp_sig(fp_fmt_t f, uint32_t a, uint32_t b, int le, unsigned *fl
   }
   return le ? order_key(f, a) <= order_key(f, b) : order_key(f, a) < order_key(f, b);
 }
+uint32_t fpref_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
+  return ret_rn(cmp_eq(f, a, b, flags));
+}
 uint32_t fpref_lt(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return cmp_sig(f, a, b, 0, flags);
+  return ret_rn(cmp_sig(f, a, b, 0, flags));
 }
 uint32_t fpref_le(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return cmp_sig(f, a, b, 1, flags);
+  return ret_rn(cmp_sig(f, a, b, 1, flags));
 }
 static uint32_t minmax(fp_fmt_t f, uint32_t a, uint32_t b, int want_max, unsigned *flags) {
   unsigned dummy;
@@ -570,8 +587,8 @@ static uint32_t minmax(fp_fmt_t f, uint32_t a, uint32_t b, int want_max, unsigne
   return (want_max ? ka > kb : ka < kb) ? a : b;
 }
 uint32_t fpref_min(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return minmax(f, a, b, 0, flags);
+  return ret_rn(minmax(f, a, b, 0, flags));
 }
 uint32_t fpref_max(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return minmax(f, a, b, 1, flags);
+  return ret_rn(minmax(f, a, b, 1, flags));
 }

@@ -32,7 +32,9 @@
  *    an integer with nearbyint under fesetround (RMM: round half away from zero), then
  *    saturates as RISC-V fcvt.w does; f -> f decodes exactly to double -> fpref_round_double.
  *  - Compare / min / max are integer code on the bit patterns for every format.
- * Every function leaves the host rounding mode at FE_TONEAREST. The functions are
+ * No result depends on the caller's rounding mode, and every arithmetic, compare and
+ * conversion function returns with the host rounding mode at FE_TONEAREST (the host's sticky
+ * exception flags are left as the last host operation set them). The functions are
  * thread-compatible (they change the calling thread's floating-point environment only). */
 #ifndef FPREF_H
 #define FPREF_H

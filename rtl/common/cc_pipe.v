@@ -70,6 +70,16 @@ module cc_pipe #(
         end
       end
 
+      // Simulation-only check of the producer's side of the input contract.
+      cc_hold_check #(.Width(Width)) u_in_hold_check (
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .valid_i  (in_valid_i),
+        .ready_i  (advance),
+        .data_i   (in_data_i),
+        .release_i(1'b0)
+      );
+
       assign in_ready_o  = advance;
       assign out_valid_o = valid_q[Depth-1];
       assign out_data_o  = data_q[Depth-1];

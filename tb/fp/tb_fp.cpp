@@ -11,7 +11,7 @@
 //   3. with +exhaustive (16-bit formats): every value through every unary operation (sqrt in
 //      both divider forms, to int32/uint32, to both other formats) in all five rounding modes;
 //   4. a reset with operations in flight, after which the unit must come back clean.
-// +unit=<name> restricts the run to one unit (names in tb_fp_units.h).
+// +unit=<name>[,<name>...] restricts the run to those units (names in tb_fp_units.h).
 #include "Vfp_units_top.h"
 #include "tb_fp_units.h"
 
@@ -123,7 +123,8 @@ int main(int argc, char **argv) {
 
   const std::vector<uint32_t> sp = specials(kF);
   for (int u = 0; u < U_COUNT; u++) {
-    if (only && *only && std::string(only) != kUnitName[u]) continue;
+    if (only && *only && ("," + std::string(only) + ",").find("," + std::string(kUnitName[u]) + ",") == std::string::npos)
+      continue;
     const long before = drv.checked;
     // Long iterative operations: allow for them in the timeout.
     sim.timeout = sim.cycle + (uint64_t)(a.n + 200000) * (u == U_DIVSQRT ? 40 : 4) + 10000000;

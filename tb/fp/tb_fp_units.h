@@ -126,9 +126,12 @@ class FpDriver {
     size_t next = 0;
     std::deque<size_t> inflight;
     uint64_t idle = 0;
+    bool offered = false;
     while ((next < ops.size() || !inflight.empty()) && !sim_.timed_out) {
       T *t = sim_.top;
-      const bool offer = next < ops.size() && !gap_.next();
+      // Hold rule: an offered operation stays offered (same operands) until it is taken.
+      const bool offer = next < ops.size() && (offered || !gap_.next());
+      offered = offer;
       if (offer) {
         const FpOp &o = ops[next];
         t->a_i = o.a; t->b_i = o.b; t->c_i = o.c;
@@ -139,7 +142,10 @@ class FpDriver {
       t->eval();
       const bool in_fire = offer && (t->in_ready_o & bit);
       const bool out_fire = (t->out_valid_o & bit) && (t->out_ready_i & bit);
-      if (in_fire) inflight.push_back(next++);  // first: a Latency 0 unit answers at once
+      if (in_fire) {  // first: a Latency 0 unit answers in the same cycle
+        inflight.push_back(next++);
+        offered = false;
+      }
       if (out_fire) {
         if (inflight.empty()) {
           sc_.expect(false, "output with no operation in flight", sim_.cycle);
@@ -165,10 +171,12 @@ class FpDriver {
     const int u = ops[0].unit;
     const uint32_t bit = 1u << u;
     t->out_ready_i = 0;
-    for (size_t i = 0; i < ops.size() && i < 3; i++) {
+    for (size_t i = 0, k = 0; k < 3 && i < ops.size(); k++) {  // hold until taken
       t->a_i = ops[i].a; t->b_i = ops[i].b; t->c_i = ops[i].c;
       t->op_i = ops[i].op; t->rm_i = ops[i].rm;
       t->in_valid_i = bit;
+      t->eval();
+      if (t->in_ready_o & bit) i++;
       sim_.tick();
     }
     t->in_valid_i = 0;

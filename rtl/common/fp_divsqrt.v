@@ -126,6 +126,7 @@ module fp_divsqrt #(
   function automatic [RW+2*Q+Q-1:0] step(input sq, input [RW-1:0] rem, input [2*Q-1:0] x,
                                          input [Q-1:0] q, input [P-1:0] divisor);
     reg [RW-1:0] r, t, r2;
+    reg [RW:0]   diff;          // one subtractor gives both the compare and the new remainder
     reg          ge;
     begin
       if (sq) begin
@@ -135,8 +136,9 @@ module fp_divsqrt #(
         r = rem;
         t = {{(RW-P){1'b0}}, divisor};
       end
-      ge = r >= t;
-      r2 = ge ? r - t : r;
+      diff = {1'b0, r} - {1'b0, t};
+      ge   = !diff[RW];
+      r2   = ge ? diff[RW-1:0] : r;
       step = {sq ? r2 : {r2[RW-2:0], 1'b0}, x << 2, q[Q-2:0], ge};
     end
   endfunction

@@ -66,7 +66,8 @@ def main():
           "| unit | format | generic cells | transistors (cmos est.) | iCE40 LUT4 | iCE40 FF | ECP5 LUT4 | ECP5 DSP |",
           "|---|---|---|---|---|---|---|---|"]
     tsv = []
-    rows = [(u + "_" + f, label, f) for u, label in UNITS for f in FORMATS]
+    rows = [(u + "_" + f, label, f) for u, label in UNITS for f in FORMATS
+            if u + "_" + f in names]
     rows += [("fp_f2f_f32_to_f16", "convert f32 to f16", "-"), ("fp_f2f_f16_to_f32", "convert f16 to f32", "-"),
              ("fp_f2f_f32_to_bf16", "convert f32 to bf16", "-")]
     for name, label, fmt in rows:

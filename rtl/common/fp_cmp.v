@@ -10,7 +10,8 @@
 //                     the other operand; two NaNs give the canonical NaN; NV for a signaling NaN
 //              4 MAX  likewise
 //            Compare results are 0/1 in the LSB of result_o. Unordered (NaN) compares are 0.
-//            Codes 5..7 are reserved: result 0 and NV (a clean error). One operation per cycle, Latency cycles (cc_pipe).
+//            Codes 5..7 are reserved: result 0 and NV (a clean error).
+//            One operation per cycle, Latency cycles (cc_pipe).
 //
 // Parameters:
 //   ExpW, ManW   format (8/23 fp32, 5/10 fp16, 8/7 bfloat16)

@@ -62,7 +62,9 @@ module fp_add_core #(
   wire [SW-1:0] a_man  = y_bigger ? y_man_i  : x_man_i;
   wire [SW-1:0] b_man  = y_bigger ? x_man_i  : y_man_i;
   wire          b_zero = y_bigger ? x_zero   : y_zero;
-  wire [EW-1:0] exp_gap   = y_bigger ? (~diff_xy + 1'b1) : diff_xy;   // >= 0 unless b is zero
+  // |ex - ey| as one adder: conditional inversion plus carry-in (a mux of two adders would
+  // leave Yosys's SAT-based sharing pass a pair to prove exclusive, per instance).
+  wire [EW-1:0] exp_gap   = (diff_xy ^ {EW{y_bigger}}) + {{(EW-1){1'b0}}, y_bigger};
 
   wire          gap_big = |(exp_gap >> (DW - 1)) || (exp_gap[DW-1:0] > DMax);
   wire [DW-1:0] shamt    = (b_zero || gap_big) ? DMax : exp_gap[DW-1:0];
@@ -76,9 +78,9 @@ module fp_add_core #(
   wire          esub = x_sign_i ^ y_sign_i;
   wire [RW-1:0] a_ext = {1'b0, a_man, 3'b000};
   wire [RW-1:0] b_ext = {1'b0, b_al};
-  wire [RW-1:0] raw   = esub ? (a_ext - b_ext) : (a_ext + b_ext);
+  wire [RW-1:0] raw   = a_ext + (b_ext ^ {RW{esub}}) + {{(RW-1){1'b0}}, esub};   // a +- b
   wire          neg   = esub && raw[RW-1];          // |b| > |a|: only when nothing was jammed
-  wire [RW-1:0] mag   = neg ? (~raw + 1'b1) : raw;
+  wire [RW-1:0] mag   = (raw ^ {RW{neg}}) + {{(RW-1){1'b0}}, neg};
 
   wire [LzW-1:0] lz;
   wire           is_zero;

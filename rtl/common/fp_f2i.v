@@ -80,7 +80,7 @@ module fp_f2i #(
 
   wire [31:0] sat_pos = signed_i ? 32'h7FFF_FFFF : 32'hFFFF_FFFF;
   wire [31:0] sat_neg = signed_i ? 32'h8000_0000 : 32'h0000_0000;
-  wire [31:0] value   = sign ? (~imag[31:0] + 1'b1) : imag[31:0];
+  wire [31:0] value   = (imag[31:0] ^ {32{sign}}) + {31'd0, sign};   // negate if sign
 
   wire [31:0] result = !invalid ? value : ((sign && !nan && !bad_rm) ? sat_neg : sat_pos);
   wire [4:0]  flags  = invalid ? 5'b10000 : {4'b0000, inexact};

@@ -38,7 +38,7 @@ module fp_i2f #(
   localparam integer IW = (ManW + 3 > 32) ? ManW + 3 : 32; // rounding input width
 
   wire        sign = signed_i && a_i[31];
-  wire [31:0] mag  = sign ? (~a_i + 1'b1) : a_i;           // |INT32_MIN| = 2^31 fits unsigned
+  wire [31:0] mag  = (a_i ^ {32{sign}}) + {31'd0, sign};   // |INT32_MIN| = 2^31 fits unsigned
 
   wire [5:0] lz;
   wire       unused_zero;

@@ -48,7 +48,7 @@ def area():
     names = ["softermax_unnormed_v16", "softermax_unnormed_v32", "softermax_norm_v16",
              "softermax_norm_v32", "softermax_v16_l384", "softermax_unnormed_v16_sf10",
              "softermax_norm_v16_sf10", "softermax_fp16_unnormed_v16", "softermax_fp16_unnormed_v32",
-             "softermax_fp16_norm_v16", "softermax_fp16_norm_v32", "softermax_fp16_baseline_v16"]
+             "softermax_fp16_norm_v16", "softermax_fp16_norm_v32"]
     sh("python3 synth/run_synth.py --jobs 2 --only %s" % ",".join(names))
     with open(os.path.join(BUILD, "synth", "area.tsv")) as f:
         t = {r["config"]: r for r in csv.DictReader(f, delimiter="\t")}

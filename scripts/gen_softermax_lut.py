@@ -15,6 +15,17 @@ Reciprocal, 1/x for x in [1,2), 2^S segments (S = RecipSegBits, 2..4):
   gap = chord(sqrt(ab)) - 1/sqrt(ab).
   c_rcp[S][k] = round((1/a - gap/2) * 2^15)      line value at a, Q(1,15)
   m_rcp[S][k] = round((1/a - 1/b) * 2^15)        line fall across the segment, Q(1,15)
+
+fp16 baseline exponential (rtl/softermax/softermax_fp16_exp.v, cmodel/softermax/softermax_fp16.c;
+writes rtl/softermax/softermax_fp16_lut.vh and cmodel/softermax/softermax_fp16_lut.h):
+  log2(e) = round(log2(e) * 2^EXP_LF), EXP_LF = 28 fraction bits (29-bit constant)
+  t = x * log2(e) keeps EXP_TF = 20 fraction bits; 2^f, f in [0,1), 2^EXP_KB = 64 segments:
+  segment [a, b), a = k/64, b = a + 1/64, rise = 2^b - 2^a. The minimax line of the convex
+  2^f is the chord lowered by half its largest gap, at f* where ln2 * 2^f* = rise * 64:
+  gap = 2^a + rise * 64 * (f* - a) - 2^f*. Segment 0 keeps the chord (no lowering) so that
+  2^0 is exactly 1.0 and the line never drops below 1: the result needs no renormalization.
+  c_exp[k] = round((2^a - (k ? gap/2 : 0)) * 2^EXP_YF)  line value at a, Q(1,18), in [2^18, 2^19)
+  m_exp[k] = round(rise * 2^EXP_YF)                     line rise across the segment, Q(0,18)
 """
 import math
 import sys
@@ -45,6 +56,36 @@ def rcp_tables(s):
         gap = chord - 1.0 / xs
         cs.append(q(1.0 / a - gap / 2.0))
         ms.append(q(1.0 / a - 1.0 / b))
+    return cs, ms
+
+
+# fp16 exp: fraction bits of log2(e), of t = x * log2(e), of the 2^f line (Q(1,EXP_YF)), and
+# log2 of the segment count (docs/softermax.md, "fp16 baseline").
+EXP_LF, EXP_TF, EXP_YF, EXP_KB = 28, 20, 18, 6
+
+
+def exp_log2e():
+    return int(math.floor(math.log2(math.e) * (1 << EXP_LF) + 0.5))
+
+
+def exp_tables():
+    n = 1 << EXP_KB
+    h = 1.0 / n
+    cs, ms = [], []
+    for k in range(n):
+        a = k * h
+        b = a + h
+        rise = 2.0 ** b - 2.0 ** a
+        fs = math.log2(rise / h / math.log(2.0))
+        gap = 2.0 ** a + rise * (fs - a) / h - 2.0 ** fs
+        c = 2.0 ** a - (gap / 2.0 if k else 0.0)
+        cs.append(int(math.floor(c * (1 << EXP_YF) + 0.5)))
+        ms.append(int(math.floor(rise * (1 << EXP_YF) + 0.5)))
+    # the line stays in [1, 2): the datapath relies on it (no renormalization step)
+    rw = EXP_TF - EXP_KB
+    for k in range(n):
+        top = cs[k] + ((ms[k] * ((1 << rw) - 1)) >> rw)
+        assert (1 << EXP_YF) <= cs[k] and top < (2 << EXP_YF), k
     return cs, ms
 
 
@@ -114,8 +155,65 @@ def gen_h():
     return "\n".join(out) + "\n"
 
 
+def gen_exp_vh():
+    c, m = exp_tables()
+    n = 1 << EXP_KB
+    cw, mw = EXP_YF + 1, max(m).bit_length()
+    out = ["// softermax_fp16_lut.vh -- " + HDR,
+           "// Included inside the body of softermax_fp16_exp: widths, log2(e), the 2^f line.",
+           ""]
+    out.append("// Fraction bits of log2(e), of t = x * log2(e), of the 2^f line; log2(segments).")
+    out.append("localparam integer ExpLf = %d;" % EXP_LF)
+    out.append("localparam integer ExpTf = %d;" % EXP_TF)
+    out.append("localparam integer ExpYf = %d;" % EXP_YF)
+    out.append("localparam integer ExpKb = %d;" % EXP_KB)
+    out.append("localparam integer ExpMw = %d;  // width of the segment rise" % mw)
+    out.append("// round(log2(e) * 2^%d)" % EXP_LF)
+    out.append("localparam [%d:0] ExpLog2e = %d'd%d;" % (EXP_LF, EXP_LF + 1, exp_log2e()))
+    out.append("")
+    for name, t, w, what in (("c", c, cw, "line value at the segment start, Q(1,%d)" % EXP_YF),
+                             ("m", m, mw, "line rise across the segment, Q(0,%d)" % EXP_YF)):
+        out.append("// 2^f on [k/%d, (k+1)/%d): %s." % (n, n, what))
+        out.append("function automatic [%d:0] smx16_exp_%s(input [%d:0] k);"
+                   % (w - 1, name, EXP_KB - 1))
+        out.append("  case (k)")
+        for k, v in enumerate(t):
+            out.append("    %d'd%d: smx16_exp_%s = %d'd%d;" % (EXP_KB, k, name, w, v))
+        out.append("    default: smx16_exp_%s = %d'd0;" % (name, w))
+        out.append("  endcase")
+        out.append("endfunction")
+        out.append("")
+    return "\n".join(out)
+
+
+def gen_exp_h():
+    c, m = exp_tables()
+    out = ["/* softermax_fp16_lut.h -- " + HDR + " */",
+           "#ifndef SOFTERMAX_FP16_LUT_H", "#define SOFTERMAX_FP16_LUT_H", "#include <stdint.h>",
+           ""]
+    out.append("/* Fraction bits of log2(e), of t = x * log2(e), of the 2^f line; log2(segments). */")
+    out.append("#define SMX16_EXP_LF %d" % EXP_LF)
+    out.append("#define SMX16_EXP_TF %d" % EXP_TF)
+    out.append("#define SMX16_EXP_YF %d" % EXP_YF)
+    out.append("#define SMX16_EXP_KB %d" % EXP_KB)
+    out.append("#define SMX16_EXP_LOG2E %du /* round(log2(e) * 2^%d) */" % (exp_log2e(), EXP_LF))
+    out.append("")
+    out.append("/* 2^f on [k/%d, (k+1)/%d): line value at the segment start, Q(1,%d), and rise, "
+               "Q(0,%d). */" % (1 << EXP_KB, 1 << EXP_KB, EXP_YF, EXP_YF))
+    for name, t in (("c", c), ("m", m)):
+        rows = [", ".join(map(str, t[i:i + 8])) for i in range(0, len(t), 8)]
+        out.append("static const uint32_t smx16_exp_%s[%d] = {\n  %s};"
+                   % (name, len(t), ",\n  ".join(rows)))
+    out.append("")
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
 def main():
-    files = {"rtl/softermax/softermax_lut.vh": gen_vh(), "cmodel/softermax/softermax_lut.h": gen_h()}
+    files = {"rtl/softermax/softermax_lut.vh": gen_vh(),
+             "cmodel/softermax/softermax_lut.h": gen_h(),
+             "rtl/softermax/softermax_fp16_lut.vh": gen_exp_vh(),
+             "cmodel/softermax/softermax_fp16_lut.h": gen_exp_h()}
     if "--check" in sys.argv:
         stale = [p for p, t in files.items() if open(p).read() != t]
         for p in stale:

@@ -49,9 +49,20 @@ def area():
              "softermax_norm_v32", "softermax_v16_l384", "softermax_unnormed_v16_sf10",
              "softermax_norm_v16_sf10", "softermax_fp16_unnormed_v16", "softermax_fp16_unnormed_v32",
              "softermax_fp16_norm_v16", "softermax_fp16_norm_v32"]
-    sh("python3 synth/run_synth.py --jobs 2 --only %s" % ",".join(names))
-    with open(os.path.join(BUILD, "synth", "area.tsv")) as f:
-        t = {r["config"]: r for r in csv.DictReader(f, delimiter="\t")}
+    path = os.path.join(BUILD, "synth", "area.tsv")
+
+    def read():
+        if not os.path.exists(path):
+            return {}
+        with open(path) as f:
+            return {r["config"]: r for r in csv.DictReader(f, delimiter="\t")}
+    # The fp16 baseline units take about 10 (Vec 16) and 25 (Vec 32) minutes of Yosys: rows
+    # already in area.tsv are reused unless FRESH=1.
+    have = read()
+    todo = [n for n in names if os.environ.get("FRESH") == "1" or not (have.get(n) or {}).get("cells")]
+    if todo and os.environ.get("NO_SYNTH") != "1":
+        sh("python3 synth/run_synth.py --jobs 2 --timeout 3600 --only %s" % ",".join(todo))
+    t = read()
     return {n: t[n] for n in names if n in t}
 
 
@@ -62,8 +73,10 @@ def area_ratios(ar):
         for v in (16, 32):
             sm = ar.get("softermax_%s_v%d" % (unit, v))
             bl = ar.get("softermax_fp16_%s_v%d" % (unit, v))
-            if not sm or not bl:
-                sys.exit("bench-softermax: no area for softermax_%s_v%d or its fp16 baseline" % (unit, v))
+            if not sm or not bl:   # NO_SYNTH=1 and not synthesized yet: say so, do not guess
+                print("bench-softermax: no area for softermax_%s_v%d or its fp16 baseline; ratio not "
+                      "measured" % (unit, v))
+                continue
             for metric, key in (("generic cells", "cells"), ("transistors (cmos est.)", "transistors"),
                                 ("iCE40 LUT4", "lut")):
                 out.append((unit, v, metric, paper, float(sm[key]) / float(bl[key])))
@@ -97,7 +110,7 @@ def main():
                     a["mixed"]["max_abs_err_lsb"], "output LSB"))
     ratios = area_ratios(ar)
     for unit, v, metric, paper, ours in ratios:
-        tsv.append(("%s unit area vs fp16 baseline, Vec %d, %s" % (unit, v, metric), paper, "%.2fx" % ours, "ratio"))
+        tsv.append(("%s unit area vs fp16 baseline, Vec %d, %s" % (unit, v, metric), paper, "%.3fx" % ours, "ratio"))
     for n, r in sorted(ar.items()):
         tsv.append(("area %s generic cells" % n, "-", r["cells"], "cells"))
         tsv.append(("area %s transistors (cmos est.)" % n, "-", r["transistors"], "transistors"))
@@ -187,9 +200,26 @@ def main():
         sm = ar["softermax_%s_v%d" % (unit, v)]
         bl = ar["softermax_fp16_%s_v%d" % (unit, v)]
         key = {"generic cells": "cells", "transistors (cmos est.)": "transistors", "iCE40 LUT4": "lut"}[metric]
-        md.append("| %s | %d | %s | %s | %s | %.2fx | %s |" % (unit, v, metric, sm[key], bl[key], ours, paper))
+        md.append("| %s | %d | %s | %s | %s | %.3fx | %s |" % (unit, v, metric, sm[key], bl[key], ours, paper))
+    missing = [v for v in (16, 32) if not any(r[1] == v for r in ratios)]
+    if missing:
+        md.append("")
+        md.append("Vec %s: not measured in this run (`NO_SYNTH=1`; the fp16 baseline units at Vec 32 need "
+                  "more than 15 minutes of Yosys per flow, run `make bench-softermax` without it)."
+                  % " and ".join(str(v) for v in missing))
     md.append("")
-    md.append("The DesignWare baseline of the paper is synthesized for a 45 nm-class standard-cell library; "
+    md.append("**Why our ratios are smaller than the paper's** (unnormed about 4x smaller, normalization "
+              "about 2x): in this flow the baseline's cost is almost all float datapath. Per lane the fp16 "
+              "unnormed unit has a subtract (fp_add, ~1.35k generic cells), an e^x unit (~3.1k cells, "
+              "docs/softermax.md) and a share of the adder and max trees, against Softermax's 8-bit integer "
+              "max, 2-bit-fraction power of two and 16-bit integer adder tree; the normalization baseline has "
+              "an fp16 multiplier (~1.7k) and an unrolled fp16 divider (~3k) per lane against a 16x8 "
+              "multiplier and a shifter. The paper's units come from HLS with DesignWare components and "
+              "include what both designs share (pipeline registers, row state, control, interfaces), which "
+              "pulls a ratio toward 1; a DesignWare exp is also an area-optimized macro. We cannot separate "
+              "these without the paper's netlists; the direction (Softermax smaller, the unnormed unit by "
+              "far the most) matches.\n")
+    md.append("The paper measures both sides in its own ASIC flow; "
               "ours is counted in Yosys generic cells, a transistor estimate and FPGA LUTs, so the ratios are "
               "the comparable quantity, not the absolute areas.\n")
     with open("docs/results/softermax.md", "w") as f:

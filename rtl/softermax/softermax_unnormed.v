@@ -52,16 +52,10 @@ module softermax_unnormed #(
   output wire [SliceW-1:0]      out_nslices_o, // slices of the row kept so far
   output wire                   out_err_o    // row malformed so far
 );
-  localparam integer ElemW = $clog2(MaxLen + Vec + 2);
   localparam integer SumW  = 16 + $clog2(Vec + 1);
   localparam integer ShW   = $clog2(DWidth + 1);     // shift amounts 0..DWidth
   localparam integer Drop  = 15 - SumFrac;           // fraction bits dropped from sum u
   localparam [MWidth-1:0] MMin = {1'b1, {(MWidth - 1){1'b0}}};  // below any ceil(x)
-  localparam integer      OverLen  = MaxLen + 1;
-  localparam [ElemW-1:0]  MaxLenE  = MaxLen[ElemW-1:0];
-  localparam [ElemW-1:0]  OverLenE = OverLen[ElemW-1:0];
-  localparam [SliceW-1:0] MaxSlicesS = MaxSlices[SliceW-1:0];
-  localparam [CntW-1:0]   VecC = Vec[CntW-1:0];
 
   // ---------------------------------------------------------------- handshake
   reg  v1_q, v2_q, v3_q, v4_q;
@@ -86,21 +80,21 @@ module softermax_unnormed #(
   );
 
   // ---------------------------------------------------------------- S1: IntMax, bookkeeping
-  reg              row_first_q;   // next input beat starts a row
-  reg [ElemW-1:0]  row_elems_q;   // elements so far, saturating at MaxLen + 1
-  reg              row_err_q;
-  reg [SliceW-1:0] row_nst_q;     // slices kept so far
-
-  wire [CntW-1:0]  lanes = (in_cnt_i > VecC) ? VecC : in_cnt_i;
-  wire beat_bad = (in_cnt_i == {CntW{1'b0}}) || (in_cnt_i > VecC) ||
-                  (!in_last_i && (in_cnt_i != VecC));
-  wire [ElemW-1:0] elems_sum = (row_first_q ? {ElemW{1'b0}} : row_elems_q) +
-                               {{(ElemW - CntW){1'b0}}, lanes};
-  wire             over_len  = elems_sum > MaxLenE;
-  wire             err_new   = (!row_first_q && row_err_q) || beat_bad || over_len;
-  wire [SliceW-1:0] nst_prev = row_first_q ? {SliceW{1'b0}} : row_nst_q;
-  wire             store_new = nst_prev < MaxSlicesS;
-  wire [SliceW-1:0] nst_new  = nst_prev + {{(SliceW - 1){1'b0}}, store_new};
+  wire [CntW-1:0]   lanes;
+  wire              row_first, err_new, store_new;
+  wire [SliceW-1:0] nst_new;
+  softermax_row_track #(.Vec(Vec), .MaxLen(MaxLen)) u_row_track (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .take_i (take1),
+    .cnt_i  (in_cnt_i),
+    .last_i (in_last_i),
+    .lanes_o(lanes),
+    .first_o(row_first),
+    .err_o  (err_new),
+    .store_o(store_new),
+    .nst_o  (nst_new)
+  );
 
   // ceil(x) per valid lane and the max over them; MMin when no lane is valid
   reg [MWidth-1:0] lmax;
@@ -128,21 +122,8 @@ module softermax_unnormed #(
   reg [MWidth-1:0]      lmax1_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      v1_q        <= 1'b0;
-      row_first_q <= 1'b1;
-      row_elems_q <= {ElemW{1'b0}};
-      row_err_q   <= 1'b0;
-      row_nst_q   <= {SliceW{1'b0}};
-    end else begin
-      if (adv1) v1_q <= in_valid_i;
-      if (take1) begin
-        row_first_q <= in_last_i;
-        row_elems_q <= over_len ? OverLenE : elems_sum;
-        row_err_q   <= err_new;
-        row_nst_q   <= nst_new;
-      end
-    end
+    if (!rst_ni) v1_q <= 1'b0;
+    else if (adv1) v1_q <= in_valid_i;
   end
 
   always @(posedge clk_i) begin
@@ -150,7 +131,7 @@ module softermax_unnormed #(
       x1_q     <= in_x_i;
       cnt1_q   <= lanes;
       last1_q  <= in_last_i;
-      first1_q <= row_first_q;
+      first1_q <= row_first;
       store1_q <= store_new;
       err1_q   <= err_new;
       nst1_q   <= nst_new;

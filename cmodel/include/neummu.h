@@ -1,0 +1,121 @@
+/* neummu.h -- golden model of the NeuMMU block (rtl/neummu) and the file formats its host
+ * tools and harnesses share.
+ *
+ * Translation (docs/neummu.md, "Page tables"): x86-64 4-level radix tables, 48-bit VA, 9-bit
+ * L4/L3/L2/L1 indices, 4 KB pages, 2 MB pages through the PS bit of an L2 entry.
+ *   PTE bit 0 P (present), bit 1 W (writable), bit 2 U (user), bit 7 PS (page size, L2 only),
+ *   bits 51:12 frame (a table's or a 4 KB page's physical frame; bits 51:21 for a 2 MB page).
+ * Every NeuMMU request is a user access (the NPU DMA works for a user process):
+ *   - a non-present entry at any level                    -> NMMU_ST_NOT_PRESENT
+ *   - PS set in an L4 or L3 entry (1 GB pages unsupported) -> NMMU_ST_NOT_PRESENT
+ *   - U clear at any level, or a write with W clear at any level -> NMMU_ST_PERM
+ * A fault reports PA 0.  The walk reads one 8-byte entry per level from the memory image;
+ * unwritten memory reads as 0 (not present).
+ *
+ * Memory image: a sparse 64-bit-word physical memory (nmmu_mem_*), built by sw/neummu
+ * (nmmu_ptgen) and saved as a text file (format below), served by the harness on the RTL's
+ * page-table read port and walked by nmmu_translate().
+ */
+#ifndef NEUMMU_H
+#define NEUMMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NMMU_VA_BITS 48
+#define NMMU_PA_BITS 52
+#define NMMU_PTE_P (1ull << 0)
+#define NMMU_PTE_W (1ull << 1)
+#define NMMU_PTE_U (1ull << 2)
+#define NMMU_PTE_PS (1ull << 7)
+#define NMMU_PTE_FRAME 0x000FFFFFFFFFF000ull /* bits 51:12 */
+#define NMMU_PTE_FRAME_2M 0x000FFFFFFFE00000ull /* bits 51:21 */
+
+enum { NMMU_ST_OK = 0, NMMU_ST_NOT_PRESENT = 1, NMMU_ST_PERM = 2 };
+
+/* ---- sparse physical memory image ---- */
+typedef struct nmmu_mem nmmu_mem_t;
+
+nmmu_mem_t *nmmu_mem_new(void);
+void nmmu_mem_free(nmmu_mem_t *m);
+/* Physical address of the L4 table (4 KB aligned). */
+uint64_t nmmu_mem_root(const nmmu_mem_t *m);
+void nmmu_mem_set_root(nmmu_mem_t *m, uint64_t root_pa);
+/* 8-byte word at pa (pa is 8-byte aligned, < 2^52); unwritten words read 0. */
+uint64_t nmmu_mem_read(const nmmu_mem_t *m, uint64_t pa);
+void nmmu_mem_write(nmmu_mem_t *m, uint64_t pa, uint64_t val);
+/* Number of nonzero words (what a saved image lists). */
+size_t nmmu_mem_words(const nmmu_mem_t *m);
+
+/* Image file (text, '#' starts a comment, blank lines ignored):
+ *   nmmu-image 1                 first non-comment line
+ *   root <hex pa>                L4 table address, 4 KB aligned, exactly once
+ *   <hex pa> <hex value>         one 8-byte word (pa 8-byte aligned, < 2^52), any number
+ * Hex numbers may carry a 0x prefix.  Load returns NULL and writes a one-line reason (with the
+ * line number) into err on any malformed line, unaligned or out-of-range address, duplicate
+ * address, missing header or missing root. */
+nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen);
+/* Writes the image (words in ascending address order); 0 on success, -1 on I/O error. */
+int nmmu_mem_save(const nmmu_mem_t *m, const char *path);
+
+/* ---- translation ---- */
+typedef struct {
+  uint64_t pa;     /* physical address (0 on a fault) */
+  int status;      /* NMMU_ST_* */
+  int levels;      /* page-table entries read by a full walk (1..4) */
+  int page_2m;     /* 1 when the leaf is a 2 MB page */
+  int writable;    /* effective W and U along the path (valid when status != NOT_PRESENT) */
+  int user;
+} nmmu_xlat_t;
+
+/* Walks the tables of m from its root for va (only bits 47:0 are used) with the given access
+ * type (is_write != 0 for a write) and returns the result.  Clock-free reference of one
+ * request; the RTL must give the same pa and status for every request. */
+nmmu_xlat_t nmmu_translate(const nmmu_mem_t *m, uint64_t va, int is_write);
+
+/* ---- address-space layout (input of nmmu_ptgen, header of a DMA trace) ----
+ * Text lines:
+ *   seg <name> <hex va> <bytes> <4k|2m> <rw|ro>   a mapped segment; va aligned to its page
+ *                                                size, bytes > 0 (rounded up to whole pages)
+ *   hole <hex va> <bytes>                         pages inside a segment left unmapped
+ *                                                 (page-aligned, whole pages; they fault)
+ * Segments may not overlap; a hole must lie inside one segment. */
+#define NMMU_NAME_LEN 32
+typedef struct {
+  char name[NMMU_NAME_LEN];
+  uint64_t va;
+  uint64_t bytes;
+  int page_2m;
+  int read_only;
+} nmmu_seg_t;
+
+typedef struct {
+  uint64_t va;
+  uint64_t bytes;
+} nmmu_hole_t;
+
+typedef struct {
+  nmmu_seg_t *segs;
+  size_t nsegs;
+  nmmu_hole_t *holes;
+  size_t nholes;
+} nmmu_layout_t;
+
+void nmmu_layout_init(nmmu_layout_t *l);
+void nmmu_layout_free(nmmu_layout_t *l);
+/* Parses one 'seg' or 'hole' line (already split from a file); returns 1 when the line was a
+ * layout line and was added, 0 when it is not a layout line, -1 (reason in err) when it is
+ * a malformed layout line. */
+int nmmu_layout_parse_line(nmmu_layout_t *l, const char *line, char *err, size_t errlen);
+/* Checks alignment, overlap and hole containment: 0 or -1 with the reason in err. */
+int nmmu_layout_check(const nmmu_layout_t *l, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1 @@
+# Harnesses of the NeuMMU block (docs/neummu.md).

@@ -1,0 +1,371 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  neummu.v
+//
+// Purpose:   NeuMMU top: translates NPU DMA virtual addresses (48-bit, x86-64 4-level tables,
+//            4 KB and 2 MB pages) to physical addresses. Structure (docs/neummu.md):
+//
+//              req --> [lookup stage: TLB] --> [TlbLatency-1 stages] --> [decision stage]
+//                                                                         | hit: response
+//                                                                         | miss, PTS hit with
+//                                                                         |   a free slot: merge
+//                                                                         | miss: new walk on the
+//                                                                         |   lowest idle walker
+//                                                                         | else: stall
+//              Walkers x (mmu_ptw: PRMB + TPreg) --rr--> page-table read port (tag = walker)
+//                                                --rr--> response port (with the TLB hits)
+//                                                --rr--> TLB fill
+//
+//            Requests are accepted in order, one per cycle; responses leave in any order, each
+//            with its request's ID. Nothing is dropped: when no walker or merge slot is free,
+//            req_ready_o stays low. Status: 0 OK, 1 not-present fault, 2 permission fault (the PA
+//            is 0 on a fault). A response of the page-table port is taken in the cycle it
+//            arrives (there is no ready; each walker has at most one read outstanding).
+//
+//            Run-time configuration (hold steady while requests are in flight):
+//              cfg_root_ppn_i  L4 table frame (pa[51:12]); invalidate all after changing it
+//              cfg_walkers_i   walkers in use (1..Walkers; 0 or more than Walkers = all)
+//              cfg_slots_i     merge slots per walker in use (0 = no merging; above Slots =
+//                              Slots)
+//              cfg_tpreg_i     translation path registers in use (TpReg = 1 only)
+//
+//            Invalidate: inv_i (one cycle) drops all translations (inv_all_i) or those of the
+//            page holding inv_va_i, clears every TPreg and makes every walk in flight stale (it
+//            answers its requests but neither fills the TLB nor takes merges). A request
+//            accepted after the edge at which inv_i is high sees the page tables as they are
+//            then; requests accepted before it may see the old or the new tables.
+//
+// Parameters:
+//   Walkers     page-table walkers (>= 1)
+//   Slots       PRMB merge slots per walker (>= 0)
+//   TpReg       1 = translation path register per walker
+//   TlbEntries  4 KB TLB entries (power of two);  TlbWays its associativity (power of two)
+//   Tlb2M       2 MB TLB entries (fully associative)
+//   TlbLatency  cycles from request acceptance to the decision (>= 1; paper: 5)
+//   IdW         request ID bits
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module neummu #(
+  parameter Walkers    = 4,
+  parameter Slots      = 4,
+  parameter TpReg      = 1,
+  parameter TlbEntries = 64,
+  parameter TlbWays    = 4,
+  parameter Tlb2M      = 8,
+  parameter TlbLatency = 2,
+  parameter IdW        = 8
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  // configuration
+  input  wire [39:0]           cfg_root_ppn_i,
+  input  wire [WalkCntW-1:0]   cfg_walkers_i,
+  input  wire [SlotCntW-1:0]   cfg_slots_i,
+  input  wire                  cfg_tpreg_i,
+  // translation requests
+  input  wire                  req_valid_i,
+  output wire                  req_ready_o,
+  input  wire [IdW-1:0]        req_id_i,
+  input  wire [47:0]           req_va_i,
+  input  wire                  req_write_i,
+  // translation responses
+  output wire                  rsp_valid_o,
+  input  wire                  rsp_ready_i,
+  output wire [IdW-1:0]        rsp_id_o,
+  output wire [51:0]           rsp_pa_o,
+  output wire [1:0]            rsp_status_o,
+  // page-table memory read port (8-byte reads)
+  output wire                  mem_req_valid_o,
+  input  wire                  mem_req_ready_i,
+  output wire [51:0]           mem_req_addr_o,
+  output wire [TagW-1:0]       mem_req_tag_o,
+  input  wire                  mem_rsp_valid_i,
+  input  wire [TagW-1:0]       mem_rsp_tag_i,
+  input  wire [63:0]           mem_rsp_data_i,
+  // invalidate
+  input  wire                  inv_i,
+  input  wire                  inv_all_i,
+  input  wire [47:0]           inv_va_i,
+  // event counters (wrap at 2^32)
+  output reg  [31:0]           stat_hits_o,     // TLB hits
+  output reg  [31:0]           stat_walks_o,    // walks started
+  output reg  [31:0]           stat_merges_o,   // requests merged into a walk in flight
+  output reg  [31:0]           stat_reads_o,    // page-table reads issued
+  output reg  [31:0]           stat_tp_l4_o,    // walks whose TPreg matched L4
+  output reg  [31:0]           stat_tp_l3_o,    //   ... L4 and L3
+  output reg  [31:0]           stat_tp_l2_o     //   ... L4, L3 and L2
+);
+
+  localparam TagW     = (Walkers > 1) ? $clog2(Walkers) : 1;
+  localparam WalkCntW = $clog2(Walkers + 1);
+  localparam SlotCntW = ($clog2(Slots + 1) > 0) ? $clog2(Slots + 1) : 1;
+  localparam ReqW     = IdW + 13;        // {id, write, page offset}
+  localparam RspW     = IdW + 54;        // {id, pa, status}
+  localparam LkW      = ReqW + 36 + 43;  // {req, vpn, hit, ppn, w, u}
+
+  // The page offset of an invalidate address does not matter.
+  wire unused_inv_off = ^inv_va_i[11:0];
+
+  // ---------------------------------------------------------------- configuration
+  localparam [WalkCntW-1:0] AllWalkers = Walkers[WalkCntW-1:0];
+  localparam [SlotCntW-1:0] AllSlots   = Slots[SlotCntW-1:0];
+  wire [WalkCntW-1:0] n_walkers = (cfg_walkers_i == {WalkCntW{1'b0}} || cfg_walkers_i > AllWalkers)
+                                  ? AllWalkers : cfg_walkers_i;
+  wire [SlotCntW-1:0] n_slots   = (cfg_slots_i > AllSlots) ? AllSlots : cfg_slots_i;
+  wire                tp_en     = (TpReg != 0) && cfg_tpreg_i;
+  reg  [Walkers-1:0]  en_mask;
+  integer e;
+  always @* begin
+    for (e = 0; e < Walkers; e = e + 1) en_mask[e] = e < n_walkers;
+  end
+
+  // ---------------------------------------------------------------- lookup stage
+  reg            s1_valid_q;
+  reg [ReqW-1:0] s1_req_q;
+  reg [35:0]     s1_vpn_q;
+  wire           s1_ready;
+  assign req_ready_o = !s1_valid_q || s1_ready;
+  wire req_take = req_valid_i && req_ready_o;
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s1_valid_q <= 1'b0;
+    else if (req_ready_o) s1_valid_q <= req_valid_i;
+  end
+  always @(posedge clk_i) begin
+    if (req_take) begin
+      s1_req_q <= {req_id_i, req_write_i, req_va_i[11:0]};
+      s1_vpn_q <= req_va_i[47:12];
+    end
+  end
+
+  wire        tlb_hit, tlb_w, tlb_u;
+  wire [39:0] tlb_ppn;
+  wire        fill_v;
+  wire [35:0] fill_vpn;
+  wire [39:0] fill_ppn;
+  wire        fill_2m, fill_w, fill_u;
+  mmu_tlb #(.Entries(TlbEntries), .Ways(TlbWays), .Entries2M(Tlb2M)) u_tlb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .rd_vpn_i   (req_take ? req_va_i[47:12] : s1_vpn_q),
+    .cmp_vpn_i  (s1_vpn_q),
+    .hit_o      (tlb_hit),
+    .ppn_o      (tlb_ppn),
+    .w_o        (tlb_w),
+    .u_o        (tlb_u),
+    .fill_i     (fill_v),
+    .fill_vpn_i (fill_vpn),
+    .fill_ppn_i (fill_ppn),
+    .fill_2m_i  (fill_2m),
+    .fill_w_i   (fill_w),
+    .fill_u_i   (fill_u),
+    .inv_i      (inv_i),
+    .inv_all_i  (inv_all_i),
+    .inv_vpn_i  (inv_va_i[47:12])
+  );
+
+  // ---------------------------------------------------------------- hit latency
+  wire           d_valid;
+  wire           d_ready;
+  wire [LkW-1:0] d_data;
+  cc_pipe #(.Width(LkW), .Depth(TlbLatency - 1)) u_lat (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (s1_valid_q),
+    .in_ready_o  (s1_ready),
+    .in_data_i   ({s1_req_q, s1_vpn_q, tlb_hit, tlb_ppn, tlb_w, tlb_u}),
+    .out_valid_o (d_valid),
+    .out_ready_i (d_ready),
+    .out_data_o  (d_data)
+  );
+  wire [ReqW-1:0] d_req = d_data[LkW-1 -: ReqW];
+  wire [35:0]     d_vpn = d_data[43 +: 36];
+  wire            d_hit = d_data[42];
+  wire [39:0]     d_ppn = d_data[2 +: 40];
+  wire            d_w   = d_data[1];
+  wire            d_u   = d_data[0];
+  wire            d_wr  = d_req[12];
+  wire [1:0]      d_st  = (!d_u || (d_wr && !d_w)) ? 2'd2 : 2'd0;
+  wire [RspW-1:0] d_rsp = {d_req[ReqW-1 -: IdW], (d_st == 2'd0) ? {d_ppn, d_req[11:0]} : 52'd0,
+                           d_st};
+
+  // ---------------------------------------------------------------- decision
+  wire [Walkers-1:0] w_idle, w_can_merge, pts_match;
+  wire [Walkers-1:0] merge_ok = pts_match & w_can_merge & en_mask;
+  wire [Walkers-1:0] idle_ok  = w_idle & en_mask;
+  wire [Walkers-1:0] merge_sel = merge_ok & (-merge_ok);
+  wire [Walkers-1:0] alloc_sel = idle_ok & (-idle_ok);
+  wire               d_miss    = d_valid && !d_hit;
+  wire               do_merge  = d_miss && |merge_ok;
+  wire               do_alloc  = d_miss && !(|merge_ok) && |idle_ok;
+  wire               hit_gnt;
+  assign d_ready = d_hit ? hit_gnt : (do_merge || do_alloc);
+
+  mmu_pts #(.N(Walkers)) u_pts (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .lk_vpn_i  (d_vpn),
+    .match_o   (pts_match),
+    .set_i     (do_alloc ? alloc_sel : {Walkers{1'b0}}),
+    .set_vpn_i (d_vpn),
+    .clr_i     (w_idle),
+    .inv_i     (inv_i)
+  );
+
+  // ---------------------------------------------------------------- walkers
+  wire [Walkers-1:0] w_mem_req, w_rsp_req, w_fill_req;
+  wire [Walkers-1:0] mem_gnt, fill_gnt;
+  wire [Walkers-1:0] w_walk;
+  wire [48:0]        w_addr [0:Walkers-1];
+  wire [RspW-1:0]    w_rsp  [0:Walkers-1];
+  wire [35:0]        w_fvpn [0:Walkers-1];
+  wire [39:0]        w_fppn [0:Walkers-1];
+  wire [Walkers-1:0] w_f2m, w_fw, w_fu;
+  wire [3*Walkers-1:0] w_tp;
+  wire               mem_ack, rsp_ack;
+  wire [Walkers:0]   rsp_arb_gnt;
+
+  genvar g;
+  generate
+    for (g = 0; g < Walkers; g = g + 1) begin : gen_walker
+      mmu_ptw #(.Slots(Slots), .TpReg(TpReg), .IdW(IdW)) u_ptw (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .root_ppn_i  (cfg_root_ppn_i),
+        .cfg_slots_i (n_slots),
+        .cfg_tpreg_i (tp_en),
+        .alloc_i     (do_alloc && alloc_sel[g]),
+        .alloc_vpn_i (d_vpn),
+        .alloc_req_i (d_req),
+        .merge_i     (do_merge && merge_sel[g]),
+        .merge_req_i (d_req),
+        .idle_o      (w_idle[g]),
+        .can_merge_o (w_can_merge[g]),
+        .mem_req_o   (w_mem_req[g]),
+        .mem_addr_o  (w_addr[g]),
+        .mem_gnt_i   (mem_gnt[g] && mem_ack),
+        .mem_rsp_i   (mem_rsp_valid_i && mem_rsp_tag_i == g),
+        .mem_rdata_i (mem_rsp_data_i),
+        .rsp_req_o   (w_rsp_req[g]),
+        .rsp_o       (w_rsp[g]),
+        .rsp_gnt_i   (rsp_arb_gnt[g] && rsp_ack),
+        .fill_req_o  (w_fill_req[g]),
+        .fill_vpn_o  (w_fvpn[g]),
+        .fill_ppn_o  (w_fppn[g]),
+        .fill_2m_o   (w_f2m[g]),
+        .fill_w_o    (w_fw[g]),
+        .fill_u_o    (w_fu[g]),
+        .fill_gnt_i  (fill_gnt[g]),
+        .inv_i       (inv_i),
+        .ev_walk_o   (w_walk[g]),
+        .ev_tp_hit_o (w_tp[3*g +: 3])
+      );
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- page-table read port
+  wire [TagW-1:0] mem_idx;
+  wire            mem_any;
+  cc_rr_arbiter #(.N(Walkers)) u_mem_arb (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_i       (w_mem_req),
+    .ack_i       (mem_ack),
+    .gnt_o       (mem_gnt),
+    .gnt_idx_o   (mem_idx),
+    .gnt_valid_o (mem_any)
+  );
+  wire        mem_in_ready;
+  wire [48:0] mem_word;
+  assign mem_ack = mem_any && mem_in_ready;
+  cc_skid_buffer #(.Width(49 + TagW)) u_mem_skid (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (mem_any),
+    .in_ready_o  (mem_in_ready),
+    .in_data_i   ({w_addr[mem_idx], mem_idx}),
+    .out_valid_o (mem_req_valid_o),
+    .out_ready_i (mem_req_ready_i),
+    .out_data_o  ({mem_word, mem_req_tag_o})
+  );
+  assign mem_req_addr_o = {mem_word, 3'b000};
+
+  // ---------------------------------------------------------------- response port
+  localparam RTagW = $clog2(Walkers + 1);
+  wire [RTagW-1:0] rsp_idx;
+  wire             rsp_any;
+  wire             rsp_in_ready;
+  cc_rr_arbiter #(.N(Walkers + 1)) u_rsp_arb (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_i       ({d_valid && d_hit, w_rsp_req}),
+    .ack_i       (rsp_ack),
+    .gnt_o       (rsp_arb_gnt),
+    .gnt_idx_o   (rsp_idx),
+    .gnt_valid_o (rsp_any)
+  );
+  assign rsp_ack = rsp_any && rsp_in_ready;
+  // The top index (the hit path) is decoded from rsp_arb_gnt instead.
+  wire unused_rsp_idx = ^rsp_idx;
+  assign hit_gnt = rsp_arb_gnt[Walkers] && rsp_in_ready;
+  wire [RspW-1:0] rsp_sel = rsp_arb_gnt[Walkers] ? d_rsp : w_rsp[rsp_idx[TagW-1:0]];
+  cc_skid_buffer #(.Width(RspW)) u_rsp_skid (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (rsp_any),
+    .in_ready_o  (rsp_in_ready),
+    .in_data_i   (rsp_sel),
+    .out_valid_o (rsp_valid_o),
+    .out_ready_i (rsp_ready_i),
+    .out_data_o  ({rsp_id_o, rsp_pa_o, rsp_status_o})
+  );
+
+  // ---------------------------------------------------------------- TLB fill
+  wire [TagW-1:0] fill_idx;
+  cc_rr_arbiter #(.N(Walkers)) u_fill_arb (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_i       (w_fill_req),
+    .ack_i       (1'b1),
+    .gnt_o       (fill_gnt),
+    .gnt_idx_o   (fill_idx),
+    .gnt_valid_o (fill_v)
+  );
+  assign fill_vpn = w_fvpn[fill_idx];
+  assign fill_ppn = w_fppn[fill_idx];
+  assign fill_2m  = w_f2m[fill_idx];
+  assign fill_w   = w_fw[fill_idx];
+  assign fill_u   = w_fu[fill_idx];
+
+  // ---------------------------------------------------------------- counters
+  reg [2:0] tp_ev;
+  integer t;
+  always @* begin
+    tp_ev = 3'b000;
+    for (t = 0; t < Walkers; t = t + 1) tp_ev = tp_ev | w_tp[3*t +: 3];
+  end
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stat_hits_o   <= 32'd0;
+      stat_walks_o  <= 32'd0;
+      stat_merges_o <= 32'd0;
+      stat_reads_o  <= 32'd0;
+      stat_tp_l4_o  <= 32'd0;
+      stat_tp_l3_o  <= 32'd0;
+      stat_tp_l2_o  <= 32'd0;
+    end else begin
+      if (d_valid && d_hit && hit_gnt) stat_hits_o <= stat_hits_o + 32'd1;
+      if (|w_walk)                     stat_walks_o <= stat_walks_o + 32'd1;
+      if (do_merge)                    stat_merges_o <= stat_merges_o + 32'd1;
+      if (mem_ack)                     stat_reads_o <= stat_reads_o + 32'd1;
+      if (tp_ev[0])                    stat_tp_l4_o <= stat_tp_l4_o + 32'd1;
+      if (tp_ev[1])                    stat_tp_l3_o <= stat_tp_l3_o + 32'd1;
+      if (tp_ev[2])                    stat_tp_l2_o <= stat_tp_l2_o + 32'd1;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -6,13 +6,12 @@
 //            inferred SRAM, one cc_sram_1r1w per way, valid bits in flops) beside a small fully
 //            associative array of 2 MB translations in flops. A lookup looks in both.
 //
-//            Lookup timing: rd_vpn_i is the VPN that the lookup stage will hold after this clock
-//            edge; the SRAMs read its set at the edge and the compare runs in the next cycle
-//            against cmp_vpn_i (the VPN the stage then holds). The read is repeated every cycle,
-//            so a stage that stalls keeps seeing the array as of the last edge: valid bits and
-//            2 MB entries are flops read directly, and a fill written into the set being read at
-//            the same edge (the SRAM returns the old word) is remembered and turns the lookup
-//            into a miss -- a miss only costs a walk, never a wrong translation.
+//            Lookup timing: the SRAMs read the set of rd_vpn_i at every edge; in the next cycle
+//            the result for cmp_vpn_i (the VPN read at that edge) is valid: valid bits and 2 MB
+//            entries are flops read directly, and a fill written into the set read at the same
+//            edge (the SRAM returns the old word) is remembered and turns the lookup into a
+//            miss -- a miss only costs a walk, never a wrong translation. The result is only
+//            meaningful in that first cycle; the user holds it if it needs it longer.
 //
 //            Fill: one translation per cycle, always accepted. A 4 KB fill goes into the first
 //            invalid way of its set, else into the way named by a round-robin victim counter
@@ -43,7 +42,7 @@ module mmu_tlb #(
   input  wire        clk_i,
   input  wire        rst_ni,
   // lookup
-  input  wire [35:0] rd_vpn_i,     // VPN to read at this edge (va[47:12])
+  input  wire [35:0] rd_vpn_i,     // VPN whose set is read at this edge (va[47:12])
   input  wire [35:0] cmp_vpn_i,    // VPN read at the previous edge, compared this cycle
   output wire        hit_o,
   output wire [39:0] ppn_o,        // physical page (4 KB) of cmp_vpn_i

@@ -149,7 +149,7 @@ module neummu #(
   mmu_tlb #(.Entries(TlbEntries), .Ways(TlbWays), .Entries2M(Tlb2M)) u_tlb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .rd_vpn_i   (req_take ? req_va_i[47:12] : s1_vpn_q),
+    .rd_vpn_i   (req_va_i[47:12]),
     .cmp_vpn_i  (s1_vpn_q),
     .hit_o      (tlb_hit),
     .ppn_o      (tlb_ppn),
@@ -166,6 +166,21 @@ module neummu #(
     .inv_vpn_i  (inv_va_i[47:12])
   );
 
+  // The lookup result is taken in the first cycle after the read and held while the stage
+  // stalls (the stream into the latency stages must not change while it waits). A held hit
+  // may outlive an invalidate and a held miss may miss a fill: both are allowed (the request
+  // was accepted before the invalidate; a miss only costs a walk).
+  reg        s1_fresh_q;
+  reg [42:0] s1_lk_q;
+  wire [42:0] s1_lk = s1_fresh_q ? {tlb_hit, tlb_ppn, tlb_w, tlb_u} : s1_lk_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s1_fresh_q <= 1'b0;
+    else         s1_fresh_q <= req_take;
+  end
+  always @(posedge clk_i) begin
+    if (s1_fresh_q) s1_lk_q <= {tlb_hit, tlb_ppn, tlb_w, tlb_u};
+  end
+
   // ---------------------------------------------------------------- hit latency
   wire           d_valid;
   wire           d_ready;
@@ -175,7 +190,7 @@ module neummu #(
     .rst_ni      (rst_ni),
     .in_valid_i  (s1_valid_q),
     .in_ready_o  (s1_ready),
-    .in_data_i   ({s1_req_q, s1_vpn_q, tlb_hit, tlb_ppn, tlb_w, tlb_u}),
+    .in_data_i   ({s1_req_q, s1_vpn_q, s1_lk}),
     .out_valid_o (d_valid),
     .out_ready_i (d_ready),
     .out_data_o  (d_data)

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +46,9 @@ void nmmu_mem_free(nmmu_mem_t *m);
 /* Physical address of the L4 table (4 KB aligned). */
 uint64_t nmmu_mem_root(const nmmu_mem_t *m);
 void nmmu_mem_set_root(nmmu_mem_t *m, uint64_t root_pa);
-/* 8-byte word at pa (pa is 8-byte aligned, < 2^52); unwritten words read 0. */
+/* 8-byte word at pa (pa is 8-byte aligned, < 2^52); unwritten words read 0.  A pa that is
+ * unaligned or >= 2^52 reads 0; writing one (or setting such a root, or one not 4 KB aligned)
+ * is a caller bug: the model prints it on stderr and aborts rather than corrupt the image. */
 uint64_t nmmu_mem_read(const nmmu_mem_t *m, uint64_t pa);
 void nmmu_mem_write(nmmu_mem_t *m, uint64_t pa, uint64_t val);
 /* Number of nonzero words (what a saved image lists). */
@@ -61,6 +64,8 @@ size_t nmmu_mem_words(const nmmu_mem_t *m);
 nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen);
 /* Writes the image (words in ascending address order); 0 on success, -1 on I/O error. */
 int nmmu_mem_save(const nmmu_mem_t *m, const char *path);
+/* Addition: the same to an open stream (nmmu_ptgen writes '-' to stdout); 0 or -1. */
+int nmmu_mem_save_file(const nmmu_mem_t *m, FILE *f);
 
 /* ---- translation ---- */
 typedef struct {
@@ -83,7 +88,10 @@ nmmu_xlat_t nmmu_translate(const nmmu_mem_t *m, uint64_t va, int is_write);
  *                                                size, bytes > 0 (rounded up to whole pages)
  *   hole <hex va> <bytes>                         pages inside a segment left unmapped
  *                                                 (page-aligned, whole pages; they fault)
- * Segments may not overlap; a hole must lie inside one segment. */
+ * Segments may not overlap; a hole must lie inside one segment.
+ * (Model's reading, cmodel/neummu/neummu.c: <bytes> is decimal or 0x-prefixed hex; names are
+ * 1..31 printable characters; '#' starts a comment; holes may overlap one another; a layout's
+ * segs/holes are heap arrays exactly nsegs/nholes long, grown by parse_line, freed by free.) */
 #define NMMU_NAME_LEN 32
 typedef struct {
   char name[NMMU_NAME_LEN];
@@ -113,6 +121,47 @@ void nmmu_layout_free(nmmu_layout_t *l);
 int nmmu_layout_parse_line(nmmu_layout_t *l, const char *line, char *err, size_t errlen);
 /* Checks alignment, overlap and hole containment: 0 or -1 with the reason in err. */
 int nmmu_layout_check(const nmmu_layout_t *l, char *err, size_t errlen);
+/* Addition: size of segment s rounded up to whole pages (what it maps, holes included). */
+uint64_t nmmu_seg_span(const nmmu_seg_t *s);
+
+/* ---- page-table builder (addition; the engine of sw/neummu/nmmu_ptgen.c) ----
+ * Builds the tables of a checked layout into m (normally new):
+ *   - table pages (4 KB each) from pt_base upward; the first is the root (set in m);
+ *     intermediate entries P|W|U; the entries of holes and of unmapped space stay 0;
+ *   - segments in ascending VA order, pages in ascending VA order, holes skipped; each page's
+ *     leaf is its frame | P | U | W (W left out for a read-only segment), | PS for 2 MB;
+ *   - data frames: the n2m 2 MB frames from D2 = data_base rounded up to 2 MB (data_base itself
+ *     when there are no 2 MB pages), then the n4k 4 KB frames from D4 = D2 + n2m * 2 MB.  The
+ *     k-th page of a size gets frame k of its class, or with scatter frame perm[k] of a
+ *     Fisher-Yates permutation drawn from a splitmix64 stream seeded by seed (deterministic).
+ * Fails (-1, one-line reason in err, m then holds a partial build) when the layout (with the
+ * page override applied) fails nmmu_layout_check, has no segment, maps more than
+ * NMMU_BUILD_MAX_PAGES pages, when a base is misaligned, when tables or frames reach 2^52, or
+ * when the table range [pt_base, pt_end) and the data range [data_lo, data_end) overlap. */
+#define NMMU_BUILD_MAX_PAGES (1ull << 24)
+typedef struct {
+  uint64_t pt_base;   /* 4 KB aligned; default 0x1000 */
+  uint64_t data_base; /* 4 KB aligned; default 0x10000000000 (2^40, so frames use high bits) */
+  int page;           /* -1: each segment's own page size (default); 0: all 4 KB; 1: all 2 MB */
+  int scatter;        /* 1: shuffle the frames of each class (default 0: contiguous) */
+  uint64_t seed;      /* PRNG seed of scatter (default 1) */
+  /* Optional: called once per mapped page with its VA, the frame it was given, its size and
+   * whether it is read-only. */
+  void (*on_map)(void *ctx, uint64_t va, uint64_t pa, int page_2m, int read_only);
+  void *ctx;
+} nmmu_build_cfg_t;
+
+typedef struct {
+  uint64_t pages_4k, pages_2m; /* pages mapped */
+  uint64_t hole_pages;         /* pages of segments left unmapped by holes */
+  uint64_t table_pages;        /* root included */
+  uint64_t root, pt_end;       /* tables occupy [root, pt_end) */
+  uint64_t data_lo, data_end;  /* frames lie in [data_lo, data_end) (empty when no pages) */
+} nmmu_build_stats_t;
+
+void nmmu_build_cfg_init(nmmu_build_cfg_t *c);
+int nmmu_build(nmmu_mem_t *m, const nmmu_layout_t *l, const nmmu_build_cfg_t *c,
+               nmmu_build_stats_t *st, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,107 @@
+/* nmmu_xlat -- loads a NeuMMU memory image (neummu.h; written by nmmu_ptgen) and translates
+ * virtual addresses with the golden model: a quick look at what the harness will expect.
+ *
+ * usage: nmmu_xlat <image> [r|w]:<hex va> ...      translate the given requests
+ *        nmmu_xlat <image> -                        requests from stdin, one a line:
+ *                                                   'r <hex va>' or 'w <hex va>' ('#' comments)
+ *        nmmu_xlat <image>                          only load the image and summarize it
+ *
+ * Output, one line a request:  <r|w> <va> ok <pa> <4k|2m> levels <n>
+ *                          or  <r|w> <va> not-present levels <n>
+ *                          or  <r|w> <va> perm-fault <4k|2m> levels <n>
+ * and on stderr a summary ("<image>: root 0x.., N words").  A bad image, argument or request
+ * line: one-line error on stderr, exit status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neummu.h"
+
+#define PROG "nmmu_xlat"
+
+static int parse_hex(const char *s, uint64_t *v) {
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
+  if (!*s || strlen(s) > 16) return -1;
+  uint64_t x = 0;
+  for (; *s; s++) {
+    int d = (*s >= '0' && *s <= '9')   ? *s - '0'
+            : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
+            : (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10
+                                       : -1;
+    if (d < 0) return -1;
+    x = x << 4 | (uint64_t)d;
+  }
+  *v = x;
+  return 0;
+}
+
+static void show(const nmmu_mem_t *m, uint64_t va, int wr) {
+  nmmu_xlat_t r = nmmu_translate(m, va, wr);
+  const char *c = wr ? "w" : "r";
+  if (r.status == NMMU_ST_OK)
+    printf("%s 0x%llx ok 0x%llx %s levels %d\n", c, (unsigned long long)va,
+           (unsigned long long)r.pa, r.page_2m ? "2m" : "4k", r.levels);
+  else if (r.status == NMMU_ST_NOT_PRESENT)
+    printf("%s 0x%llx not-present levels %d\n", c, (unsigned long long)va, r.levels);
+  else
+    printf("%s 0x%llx perm-fault %s levels %d\n", c, (unsigned long long)va,
+           r.page_2m ? "2m" : "4k", r.levels);
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    printf("usage: " PROG " <image> [r|w]:<hex va> ... | " PROG " <image> -\n");
+    return 0;
+  }
+  if (argc < 2) {
+    fprintf(stderr, PROG ": expected <image> [requests] (see --help)\n");
+    return 1;
+  }
+  /* requests are checked before the (possibly large) image is loaded */
+  for (int i = 2; i < argc; i++) {
+    uint64_t va;
+    const char *a = argv[i];
+    if (!strcmp(a, "-") && argc == 3) continue;
+    if (!((a[0] == 'r' || a[0] == 'w') && a[1] == ':' && parse_hex(a + 2, &va) == 0)) {
+      fprintf(stderr, PROG ": bad request '%s' (expected r:<hex va> or w:<hex va>)\n", a);
+      return 1;
+    }
+  }
+  char err[512];
+  nmmu_mem_t *m = nmmu_mem_load(argv[1], err, sizeof err);
+  if (!m) {
+    fprintf(stderr, PROG ": %s\n", err);
+    return 1;
+  }
+  fprintf(stderr, PROG ": %s: root 0x%llx, %zu words\n", argv[1],
+          (unsigned long long)nmmu_mem_root(m), nmmu_mem_words(m));
+  int rc = 0;
+  if (argc == 3 && !strcmp(argv[2], "-")) {
+    char line[256];
+    long ln = 0;
+    while (fgets(line, sizeof line, stdin)) {
+      ln++;
+      char *h = strchr(line, '#');
+      if (h) *h = '\0';
+      char op[8], vs[64], extra[8];
+      int n = sscanf(line, "%7s %63s %7s", op, vs, extra);
+      if (n <= 0) continue;
+      uint64_t va;
+      if (n != 2 || (strcmp(op, "r") && strcmp(op, "w")) || parse_hex(vs, &va) < 0) {
+        fprintf(stderr, PROG ": <stdin>:%ld: expected 'r <hex va>' or 'w <hex va>'\n", ln);
+        rc = 1;
+        break;
+      }
+      show(m, va, op[0] == 'w');
+    }
+  } else {
+    for (int i = 2; i < argc; i++) {
+      uint64_t va;
+      parse_hex(argv[i] + 2, &va);
+      show(m, va, argv[i][0] == 'w');
+    }
+  }
+  nmmu_mem_free(m);
+  return rc;
+}

@@ -27,6 +27,13 @@ def softermax_metric(out):
     return int(round(rows * cpr)), "%.1f cycles/row of 384 (%.1f el/cycle)" % (cpr, 384 / cpr)
 
 
+def neummu_metric(out):
+    m = re.search(r"npu: cycles=(\d+) oracle=(\d+) perf=([\d.]+)", out)
+    if not m:
+        return None, "?"
+    return int(m.group(1)), "%.2f%% of the oracle MMU's performance" % (100 * float(m.group(3)))
+
+
 WORKLOADS = {
     "softermax": {
         "workload": "200 attention rows x 384, Vec 16",
@@ -34,6 +41,15 @@ WORKLOADS = {
         "run": "{b}/tb/softermax_v16/softermax_v16 +workload={b}/work/softermax_rows.txt",
         "metric": softermax_metric,
         "area": "softermax_v16_l384",
+    },
+    "neummu": {
+        "workload": "CNN-1 (AlexNet) b1, 2 tiles/layer, NeuMMU 128 walkers/32 slots/TPreg",
+        "make": "{b}/sw/neummu/nmmu_trace --net cnn1 --batch 1 --tiles-per-layer 2 -o {b}/work/neummu_cnn1.trace"
+                " && {b}/sw/neummu/nmmu_ptgen {b}/work/neummu_cnn1.trace {b}/work/neummu_cnn1.img",
+        "run": "{b}/tb/neummu_npu128/neummu_npu128 +workload={b}/work/neummu_cnn1.trace"
+               " +image={b}/work/neummu_cnn1.img +walkers=128 +slots=32 +tpreg=1",
+        "metric": neummu_metric,
+        "area": "neummu_small",
     },
 }
 

@@ -406,7 +406,7 @@ static int check_file(const char *path, uint32_t xfer) {
     check(layer_tiles > 0, what);
   }
   check(nr > 0, "trace has read transactions");
-  printf("stats: layers %" PRIu64 " tiles %" PRIu64 " (write-back only %" PRIu64 ") reads %" PRIu64
+  printf("stats: layers %" PRIu64 " tiles %" PRIu64 " (compute 0: %" PRIu64 ") reads %" PRIu64
          " writes %" PRIu64 " MB %.2f (read %.2f, write %.2f) pages4k %zu max_pages_per_tile %" PRIu64
          " avg_pages_per_tile %.0f compute %" PRIu64 " weighted_compute %.0f\n",
          layers, tiles, wb_tiles, nr, nw, (double)(rbytes + wbytes) / 1048576.0, rbytes / 1048576.0,

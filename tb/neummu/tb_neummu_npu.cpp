@@ -1,0 +1,604 @@
+// tb_neummu_npu.cpp -- NPU performance model driving the NeuMMU RTL (docs/results/neummu.md,
+// "Method").
+//
+// Runs an NPU DMA trace (sw/neummu/nmmu_trace.h, made by nmmu_trace) through the RTL MMU and
+// through an oracle MMU, and reports the NPU's run time with each -- the paper's metric is
+// oracle / MMU ("normalized performance", Figs. 8, 10, 11).
+//
+// NPU model (paper Table 1; one cycle = 1 ns at 1 GHz):
+//   * DMA: issues at most one translation request per cycle, in trace order, tile by tile. It
+//     holds a request until the MMU accepts it (req_ready_o low = the MMU stalls the DMA).
+//   * Data: after a transaction's translation response with status OK its data moves with
+//     memory latency L (+memlat_data, default 100 cycles) and bandwidth B (+bw, default 600
+//     bytes/cycle = 600 GB/s) through one fluid bandwidth cursor shared by reads and writes, in
+//     response order:  start = max(resp_cycle, cursor);  cursor = start + bytes/B;
+//     done = start + bytes/B + L.  A faulted transaction moves no data (done = resp_cycle).
+//   * Double buffering: the DMA may start issuing tile n's transactions only once tile n-2's
+//     compute has finished (two SPM buffers). Tile n's compute starts at max(every read
+//     transaction of tile n done, tile n-1's compute done, the DMA having issued all of tile n)
+//     and lasts the tile's compute_cycles. Write transactions (the write-back of the previous
+//     tile's outputs) do not gate compute.
+//   * Layers: a layer's first request may issue only once the previous layer has completed
+//     (every compute ended, every transaction's data done): layer l+1 reads what layer l
+//     wrote. A layer's cycles run from that point (its start) to its last completion (last
+//     compute end or write done); total time = the last layer's end.
+//   * Sampling: a trace's `layer <name> <scale>` line says the layer's sampled tiles stand for
+//     scale times as many. Raw totals are the plain run; weighted totals are
+//     sum over layers of (layer cycles x scale), for the MMU run and for the oracle alike.
+//   * Oracle MMU: the same model with every translation answered (as a TLB hit, status from
+//     the model) in the cycle it is issued, one request per cycle; computed in plain C++
+//     without the RTL.
+//   * RTL MMU: the page-table memory answers each read after +memlat cycles (paper: 100 per
+//     level), at most one response per cycle (tb_mmu_env.h); no backpressure on the response
+//     port. Fast-forward: when the DMA has nothing to issue before some cycle T (it waits for
+//     a buffer or for the layer barrier) and the MMU has been quiet for 8 cycles (no request
+//     outstanding, no page-table read in flight), the time jumps to T without ticking the RTL
+//     (an idle MMU does not change state).
+//
+// Checks (the result line counts them): every response's PA and status equal nmmu_translate()
+// on the image for that request (matched by ID; an unknown or duplicate ID fails, and every
+// request must be answered), the number of faulted responses equals the number the trace's
+// layout predicts (a hole, an address outside every segment, a write to a read-only segment),
+// page-table reads <= 4 x walks, the RTL's read counter equals the reads the memory accepted,
+// hits + walks + merges = requests accepted, no timeout.
+//
+// Plusargs:
+//   +workload=<trace file>   the DMA trace (+trace stays the waveform option of tb_lib)
+//   +image=<image file>      the page-table memory image (nmmu_ptgen)
+//   +walkers=N +slots=M +tpreg=0|1   run-time configuration (0 walkers = all built)
+//   +memlat=N                page-table read latency, cycles (default 100)
+//   +memlat_data=N +bw=B     data memory latency (default 100) and bytes/cycle (default 600)
+//   +max_xfers=N             stop the trace after N transactions (0 = all)
+//   +layers=1                print one line per layer
+// Output: "npu: cycles=<weighted MMU> oracle=<weighted oracle> perf=<oracle/MMU> ..." and the
+// result line "N passed, N failed".
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "neummu/nmmu_trace.h"
+#include "tb_mmu_env.h"
+
+#ifndef MMU_WALKERS
+#define MMU_WALKERS 8
+#endif
+#ifndef MMU_SLOTS
+#define MMU_SLOTS 32
+#endif
+#ifndef MMU_IDW
+#define MMU_IDW 16
+#endif
+
+static const double kInf = 1e300;
+
+static uint64_t ceil_cycle(double x) { return x <= 0 ? 0 : (uint64_t)std::ceil(x - 1e-9); }
+
+// ------------------------------------------------------------------------------------------
+// NPU timing model: tiles, double buffering, data transfers and layer barriers.
+struct LayerRec {
+  std::string name;
+  double scale;
+  double start, end;
+  uint64_t xfers;
+};
+
+class NpuModel {
+ public:
+  double bw = 600.0;
+  double lat = 100.0;
+  std::vector<LayerRec> layers;
+
+  struct Tile {
+    double compute;
+    uint64_t nreads = 0, reads_done = 0;
+    double rd_t = 0;
+    bool closed = false;
+    double close_t = 0;
+    bool ended = false;
+    double end = 0;
+  };
+
+  bool layer_open() const { return open_; }
+  void start_layer(const char *name, double scale, double t) {
+    open_ = true;
+    tiles_.clear();
+    first_unended_ = 0;
+    pending_ = 0;
+    layer_last_ = t;
+    layers.push_back(LayerRec{name, scale, t, t, 0});
+  }
+  void new_tile(double compute) {
+    Tile tl;
+    tl.compute = compute;
+    tiles_.push_back(tl);
+  }
+  bool have_tile() const { return !tiles_.empty(); }
+  void close_tile(double t) {
+    if (tiles_.empty() || tiles_.back().closed) return;
+    tiles_.back().closed = true;
+    tiles_.back().close_t = t;
+    advance();
+  }
+  // Earliest cycle the current (last) tile may issue; kInf while unknown.
+  double gate() const {
+    size_t n = tiles_.size() - 1;
+    if (n < 2) return layers.back().start;
+    const Tile &p = tiles_[n - 2];
+    return p.ended ? p.end : kInf;
+  }
+  // A transaction of the current tile was issued; returns its tile index.
+  size_t issue(bool wr) {
+    pending_++;
+    layers.back().xfers++;
+    if (!wr) tiles_.back().nreads++;
+    return tiles_.size() - 1;
+  }
+  void respond(size_t tile, uint32_t bytes, bool wr, bool ok, double t) {
+    double done = t;
+    if (ok) {
+      double start = t > cursor_ ? t : cursor_;
+      cursor_ = start + bytes / bw;
+      done = cursor_ + lat;
+    }
+    pending_--;
+    if (wr) {
+      if (done > layer_last_) layer_last_ = done;
+    } else {
+      Tile &tl = tiles_[tile];
+      tl.reads_done++;
+      if (done > tl.rd_t) tl.rd_t = done;
+      advance();
+    }
+  }
+  // The layer is complete once the DMA is past it (caller), nothing is pending and every
+  // tile has computed; returns its end time, or kInf.
+  double layer_end() const {
+    if (pending_ || first_unended_ < tiles_.size()) return kInf;
+    return layer_last_;
+  }
+  void end_layer() {
+    layers.back().end = layer_last_;
+    open_ = false;
+  }
+  uint64_t pending() const { return pending_; }
+
+ private:
+  bool open_ = false;
+  std::deque<Tile> tiles_;
+  size_t first_unended_ = 0;
+  uint64_t pending_ = 0;
+  double cursor_ = 0;
+  double layer_last_ = 0;
+
+  void advance() {
+    while (first_unended_ < tiles_.size()) {
+      Tile &tl = tiles_[first_unended_];
+      if (!tl.closed || tl.reads_done != tl.nreads) return;
+      double s = tl.close_t;
+      if (tl.rd_t > s) s = tl.rd_t;
+      if (first_unended_ > 0 && tiles_[first_unended_ - 1].end > s)
+        s = tiles_[first_unended_ - 1].end;
+      if (layers.back().start > s) s = layers.back().start;
+      tl.end = s + tl.compute;
+      tl.ended = true;
+      if (tl.end > layer_last_) layer_last_ = tl.end;
+      first_unended_++;
+    }
+  }
+};
+
+// ------------------------------------------------------------------------------------------
+// DMA: walks the trace and decides, cycle by cycle, whether it offers a transaction.
+class Dma {
+ public:
+  enum { READY = 1, WAIT = 0, DONE = 2, ERR = -1 };
+  NpuModel model;
+  nmmu_trace_reader_t rd;
+  nmmu_event_t ev;
+  uint64_t max_xfers = 0;
+  uint64_t issued = 0;
+  uint64_t wait_until = 0;  // with WAIT: cycle at which the DMA can go on (UINT64_MAX: unknown)
+  std::string err;
+
+  bool open(const char *path) {
+    if (nmmu_trace_open(&rd, path) != 0) {
+      err = rd.err;
+      return false;
+    }
+    opened_ = true;
+    return true;
+  }
+  void close() {
+    if (opened_) nmmu_trace_close(&rd);
+    opened_ = false;
+  }
+  ~Dma() { close(); }
+
+  // Processes control events up to the next transaction; READY when ev (a transaction) may be
+  // offered in cycle t.
+  int poll(uint64_t t) {
+    for (;;) {
+      if (!have_) {
+        if (max_xfers && issued >= max_xfers) {
+          ev.kind = NMMU_EV_END;
+        } else {
+          int k = nmmu_trace_next(&rd, &ev);
+          if (k == NMMU_EV_ERROR) {
+            err = rd.err;
+            return ERR;
+          }
+        }
+        have_ = true;
+      }
+      switch (ev.kind) {
+        case NMMU_EV_LAYER:
+        case NMMU_EV_END:
+          if (model.layer_open()) {
+            model.close_tile((double)t);
+            double e = model.layer_end();
+            if (e >= kInf) {
+              wait_until = UINT64_MAX;
+              return WAIT;
+            }
+            if (t < ceil_cycle(e)) {
+              wait_until = ceil_cycle(e);
+              return WAIT;
+            }
+            model.end_layer();
+          }
+          if (ev.kind == NMMU_EV_END) return DONE;
+          if (!(ev.scale > 0)) {
+            err = "layer " + std::string(ev.name) + " has a scale that is not > 0";
+            return ERR;
+          }
+          model.start_layer(ev.name, ev.scale, (double)t);
+          have_ = false;
+          break;
+        case NMMU_EV_TILE:
+          model.close_tile((double)t);
+          model.new_tile((double)ev.compute_cycles);
+          have_ = false;
+          break;
+        case NMMU_EV_XFER: {
+          if (!model.have_tile()) {  // the reader rejects this; be safe
+            err = "transaction before any tile";
+            return ERR;
+          }
+          double g = model.gate();
+          if (g >= kInf) {
+            wait_until = UINT64_MAX;
+            return WAIT;
+          }
+          if (t < ceil_cycle(g)) {
+            wait_until = ceil_cycle(g);
+            return WAIT;
+          }
+          return READY;
+        }
+        default:
+          err = "unexpected trace event";
+          return ERR;
+      }
+    }
+  }
+  // The offered transaction was accepted; returns its tile index.
+  size_t accept() {
+    have_ = false;
+    issued++;
+    return model.issue(ev.is_write != 0);
+  }
+
+ private:
+  bool opened_ = false;
+  bool have_ = false;
+};
+
+// Status the trace's layout gives a transaction (independent of the image).
+static int layout_status(const nmmu_layout_t *l, uint64_t va, bool wr) {
+  for (size_t i = 0; i < l->nholes; i++)
+    if (va >= l->holes[i].va && va - l->holes[i].va < l->holes[i].bytes) return NMMU_ST_NOT_PRESENT;
+  for (size_t i = 0; i < l->nsegs; i++) {
+    const nmmu_seg_t &s = l->segs[i];
+    const uint64_t pg = s.page_2m ? (2ull << 20) : 4096ull;
+    const uint64_t len = (s.bytes + pg - 1) / pg * pg;
+    if (va >= s.va && va - s.va < len) return (wr && s.read_only) ? NMMU_ST_PERM : NMMU_ST_OK;
+  }
+  return NMMU_ST_NOT_PRESENT;
+}
+
+static double layer_weighted(const std::vector<LayerRec> &ls) {
+  double w = 0;
+  for (const LayerRec &l : ls) w += (l.end - l.start) * l.scale;
+  return w;
+}
+
+static unsigned long arg_ul(const char *name, unsigned long dflt) {
+  const char *v = tb_plusarg(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  unsigned long x = std::strtoul(v, &end, 0);
+  if (*end) {
+    std::fprintf(stderr, "npu: +%s=%s is not a number\n", name, v);
+    std::exit(2);
+  }
+  return x;
+}
+
+// Accumulates a 32-bit wrapping RTL counter.
+struct Ctr {
+  uint32_t last = 0;
+  uint64_t total = 0;
+  void sample(uint32_t v) {
+    total += (uint32_t)(v - last);
+    last = v;
+  }
+};
+
+int main(int argc, char **argv) {
+  TbArgs a;
+  tb_init(argc, argv, "neummu_npu", 0, &a);
+  TbScore score("neummu_npu");
+  const char *trace_path = tb_plusarg("workload");
+  const char *image_path = tb_plusarg("image");
+  if (!trace_path || !*trace_path || !image_path || !*image_path) {
+    std::fprintf(stderr, "npu: usage: +workload=<trace file> +image=<image file> [+walkers=N "
+                         "+slots=M +tpreg=0|1 +memlat=N +max_xfers=N]\n");
+    return 2;
+  }
+  const unsigned walkers = (unsigned)arg_ul("walkers", MMU_WALKERS);
+  const unsigned slots = (unsigned)arg_ul("slots", MMU_SLOTS);
+  const unsigned tpreg = (unsigned)arg_ul("tpreg", 1);
+  const unsigned memlat = (unsigned)arg_ul("memlat", 100);
+  const unsigned long max_xfers = arg_ul("max_xfers", 0);
+  const double data_lat = (double)arg_ul("memlat_data", 100);
+  const double bw = (double)arg_ul("bw", 600);
+  const bool print_layers = arg_ul("layers", 0) != 0;
+  if (walkers > MMU_WALKERS || slots > MMU_SLOTS || tpreg > 1 || memlat < 1 || bw <= 0) {
+    std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
+                         "tpreg 0|1; memlat >= 1; bw > 0)\n", MMU_WALKERS, MMU_SLOTS);
+    return 2;
+  }
+
+  char err[256] = {0};
+  nmmu_mem_t *mem = nmmu_mem_load(image_path, err, sizeof err);
+  if (!mem) {
+    std::fprintf(stderr, "npu: %s: %s\n", image_path, err);
+    return 2;
+  }
+  std::printf("npu: config walkers=%u slots=%u tpreg=%u memlat=%u data_lat=%.0f bw=%.0f "
+              "built=%d/%d/IdW%d workload=%s image=%s\n",
+              walkers ? walkers : MMU_WALKERS, slots, tpreg, memlat, data_lat, bw, MMU_WALKERS,
+              MMU_SLOTS, MMU_IDW, trace_path, image_path);
+  const auto wall0 = std::chrono::steady_clock::now();
+
+  // ---------------------------------------------------------------- oracle MMU
+  Dma orc;
+  orc.model.bw = bw;
+  orc.model.lat = data_lat;
+  orc.max_xfers = max_xfers;
+  if (!orc.open(trace_path)) {
+    std::fprintf(stderr, "npu: %s: %s\n", trace_path, orc.err.c_str());
+    nmmu_mem_free(mem);
+    return 2;
+  }
+  uint64_t t = 0;
+  uint64_t exp_faults = 0, layout_mismatch = 0;
+  for (;;) {
+    int s = orc.poll(t);
+    if (s == Dma::ERR) {
+      std::fprintf(stderr, "npu: %s: %s\n", trace_path, orc.err.c_str());
+      nmmu_mem_free(mem);
+      return 2;
+    }
+    if (s == Dma::DONE) break;
+    if (s == Dma::WAIT) {
+      if (orc.wait_until == UINT64_MAX) {  // cannot happen: every response is immediate
+        std::fprintf(stderr, "npu: oracle stuck at cycle %" PRIu64 "\n", t);
+        return 2;
+      }
+      t = orc.wait_until;
+      continue;
+    }
+    const nmmu_event_t x = orc.ev;
+    const nmmu_xlat_t r = nmmu_translate(mem, x.va, x.is_write);
+    const int ls = layout_status(&orc.rd.layout, x.va, x.is_write != 0);
+    if (ls != NMMU_ST_OK) exp_faults++;
+    if ((ls == NMMU_ST_OK) != (r.status == NMMU_ST_OK)) layout_mismatch++;
+    const size_t tile = orc.accept();
+    orc.model.respond(tile, x.bytes, x.is_write != 0, r.status == NMMU_ST_OK, (double)t);
+    t++;
+  }
+  const double orc_raw = orc.model.layers.empty() ? 0 : orc.model.layers.back().end;
+  const double orc_w = layer_weighted(orc.model.layers);
+  const uint64_t nxfers = orc.issued;
+  orc.close();
+
+  // ---------------------------------------------------------------- RTL MMU
+  const uint64_t timeout = a.timeout ? a.timeout : 2000ull * (uint64_t)orc_raw + 10000000ull;
+  MmuEnv env(a, timeout, mem);
+  env.lat_lo = env.lat_hi = memlat;
+  env.mem_stall_pct = 0;
+  env.rsp_stall_pct = 0;
+  env.reset();
+  env.config(walkers, slots, tpreg);
+
+  Dma dma;
+  dma.model.bw = bw;
+  dma.model.lat = data_lat;
+  dma.max_xfers = max_xfers;
+  if (!dma.open(trace_path)) {
+    std::fprintf(stderr, "npu: %s: %s\n", trace_path, dma.err.c_str());
+    return 2;
+  }
+  struct Inflight {
+    bool busy;
+    bool wr;
+    uint8_t status;
+    uint32_t bytes;
+    uint64_t tile;
+    uint64_t pa;
+  };
+  const uint32_t nids = 1u << MMU_IDW;
+  std::vector<Inflight> inflight(nids);
+  std::vector<uint32_t> free_ids;
+  for (uint32_t i = nids; i-- > 0;) free_ids.push_back(i);
+  bool have_id = false;
+  uint32_t offer_id = 0;
+  uint64_t skip = 0;          // cycles fast-forwarded
+  uint64_t outstanding = 0;   // requests accepted, not answered
+  uint64_t responses = 0, rtl_faults = 0;
+  uint64_t dma_stalls = 0;    // cycles the DMA offered a request the MMU did not take
+  uint64_t quiet = 0;         // consecutive cycles without anything in flight
+  uint64_t last_activity = 0;
+  bool stuck = false, fatal = false;
+  std::vector<MmuRsp> rsps;
+  Ctr c_hits, c_walks, c_merges, c_reads, c_l4, c_l3, c_l2;
+  auto sample = [&]() {
+    c_hits.sample(env.top->stat_hits_o);
+    c_walks.sample(env.top->stat_walks_o);
+    c_merges.sample(env.top->stat_merges_o);
+    c_reads.sample(env.top->stat_reads_o);
+    c_l4.sample(env.top->stat_tp_l4_o);
+    c_l3.sample(env.top->stat_tp_l3_o);
+    c_l2.sample(env.top->stat_tp_l2_o);
+  };
+  sample();
+  size_t nlayers_seen = 0;
+
+  for (;;) {
+    const uint64_t now = env.sim.cycle + skip;
+    int s = dma.poll(now);
+    if (dma.model.layers.size() != nlayers_seen) {  // a layer ended: keep the counters exact
+      nlayers_seen = dma.model.layers.size();
+      sample();
+    }
+    if (s == Dma::ERR) {  // the oracle pass read the same file without error
+      std::fprintf(stderr, "npu: %s: %s\n", trace_path, dma.err.c_str());
+      fatal = true;
+      break;
+    }
+    if (s == Dma::DONE) break;
+    bool offer = false;
+    if (s == Dma::READY) {
+      if (!have_id && !free_ids.empty()) {
+        offer_id = free_ids.back();
+        free_ids.pop_back();
+        have_id = true;
+      }
+      offer = have_id;
+    } else if (dma.wait_until == UINT64_MAX && outstanding == 0) {
+      std::fprintf(stderr, "npu: DMA waits on responses with none outstanding (cycle %" PRIu64
+                           ")\n", now);
+      fatal = true;
+      break;
+    }
+    // Fast-forward over an idle MMU.
+    if (s == Dma::WAIT && dma.wait_until != UINT64_MAX && outstanding == 0 && env.idle_mem() &&
+        quiet >= 8) {
+      skip += dma.wait_until - now;
+      last_activity = env.sim.cycle;
+      continue;
+    }
+    rsps.clear();
+    const nmmu_event_t &x = dma.ev;
+    const bool took = env.step(offer, offer_id, x.va, x.is_write != 0, rsps);
+    if (offer && !took) dma_stalls++;
+    if (took) {
+      const nmmu_xlat_t r = nmmu_translate(mem, x.va, x.is_write);
+      Inflight &f = inflight[offer_id];
+      f.busy = true;
+      f.wr = x.is_write != 0;
+      f.bytes = x.bytes;
+      f.status = (uint8_t)r.status;
+      f.pa = r.pa;
+      f.tile = dma.accept();
+      have_id = false;
+      outstanding++;
+      last_activity = env.sim.cycle;
+    }
+    for (const MmuRsp &r : rsps) {
+      last_activity = env.sim.cycle;
+      if (!score.expect(r.id < nids && inflight[r.id].busy, "response for an ID in flight", r.id))
+        continue;
+      Inflight &f = inflight[r.id];
+      score.check("status", r.id, f.status, (uint64_t)r.status);
+      score.check("pa", r.id, f.pa, r.pa);
+      if (r.status != NMMU_ST_OK) rtl_faults++;
+      f.busy = false;
+      free_ids.push_back(r.id);
+      outstanding--;
+      responses++;
+      dma.model.respond(f.tile, f.bytes, f.wr, r.status == NMMU_ST_OK, (double)(r.cycle + skip));
+    }
+    quiet = (outstanding == 0 && env.idle_mem()) ? quiet + 1 : 0;
+    if (env.sim.timed_out) {
+      fatal = true;
+      break;
+    }
+    if (outstanding > 0 && env.sim.cycle - last_activity > 1000000) {
+      std::fprintf(stderr, "npu: no response for 10^6 cycles with %" PRIu64
+                           " requests outstanding (cycle %" PRIu64 ")\n", outstanding, now);
+      stuck = true;
+      break;
+    }
+  }
+  // Let the walkers finish their TLB fills before the last counter sample.
+  bool extra_rsp = false;
+  for (int i = 0; i < 8 && !fatal && !stuck; i++) {
+    rsps.clear();
+    env.step(false, 0, 0, false, rsps);
+    extra_rsp |= !rsps.empty();
+  }
+  score.expect(!extra_rsp, "no response after the last request was answered", 0);
+  sample();
+  const double mmu_raw = dma.model.layers.empty() ? 0 : dma.model.layers.back().end;
+  const double mmu_w = layer_weighted(dma.model.layers);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+  if (print_layers) {
+    for (size_t i = 0; i < dma.model.layers.size() && i < orc.model.layers.size(); i++) {
+      const LayerRec &m = dma.model.layers[i], &o = orc.model.layers[i];
+      std::printf("npu: layer %s scale=%g xfers=%" PRIu64 " cycles=%.0f oracle=%.0f perf=%.4f\n",
+                  m.name.c_str(), m.scale, m.xfers, m.end - m.start, o.end - o.start,
+                  (m.end > m.start) ? (o.end - o.start) / (m.end - m.start) : 1.0);
+    }
+  }
+
+  // ---------------------------------------------------------------- checks
+  score.expect(!fatal && !stuck, "run completed (no timeout, no hang)", env.sim.cycle);
+  score.check("requests answered", 0, dma.issued, responses);
+  score.check("requests outstanding at the end", 0, 0, outstanding);
+  score.check("transactions, RTL run vs oracle run", 0, nxfers, dma.issued);
+  score.check("faulted responses vs the layout's prediction", 0, exp_faults, rtl_faults);
+  score.check("image statuses disagreeing with the layout", 0, 0, layout_mismatch);
+  score.expect(c_reads.total <= 4 * c_walks.total, "page-table reads <= 4 x walks",
+               c_reads.total);
+  score.check("RTL read counter vs reads the memory accepted", 0, env.reads_total,
+              c_reads.total);
+  score.check("hits + walks + merges vs requests", 0, dma.issued,
+              c_hits.total + c_walks.total + c_merges.total);
+  score.check("layers, RTL run vs oracle run", 0, orc.model.layers.size(),
+              dma.model.layers.size());
+
+  std::printf("npu: cycles=%.0f oracle=%.0f perf=%.6f raw_cycles=%.0f raw_oracle=%.0f "
+              "raw_perf=%.6f xfers=%" PRIu64 " layers=%zu walks=%" PRIu64 " reads=%" PRIu64
+              " merges=%" PRIu64 " hits=%" PRIu64 " tp_l4=%" PRIu64 " tp_l3=%" PRIu64
+              " tp_l2=%" PRIu64 " stalls=%" PRIu64 " faults=%" PRIu64 " expected_faults=%" PRIu64
+              " ticked=%" PRIu64 " skipped=%" PRIu64 " wall=%.1f\n",
+              mmu_w, orc_w, mmu_w > 0 ? orc_w / mmu_w : 1.0, mmu_raw, orc_raw,
+              mmu_raw > 0 ? orc_raw / mmu_raw : 1.0, dma.issued, dma.model.layers.size(),
+              c_walks.total, c_reads.total, c_merges.total, c_hits.total, c_l4.total,
+              c_l3.total, c_l2.total, dma_stalls, rtl_faults, exp_faults, (uint64_t)env.sim.cycle, skip,
+              wall);
+  dma.close();
+  const int rc = score.finish();
+  nmmu_mem_free(mem);
+  return rc;
+}

@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""make bench-neummu: measures the NeuMMU figures of the brief (docs/results/neummu.md) on the RTL
+and writes docs/results/neummu.md and $BUILD/bench/neummu.tsv (figure<TAB>paper<TAB>ours<TAB>unit).
+
+Workloads: DMA traces of CNN-1/2/3 and RNN-1/2/3 at batch 1/4/8 (4 KB and 2 MB pages) and the
+NCF/DLRM embedding gathers (sw/neummu/nmmu_trace, sampled with --tiles-per-layer, see SAMPLING),
+page tables from sw/neummu/nmmu_ptgen, run through the NPU performance model
+(tb/neummu/tb_neummu_npu.cpp) on the neummu_npu8 / neummu_npu128 builds:
+
+  baseline IOMMU        npu8   8 walkers,  0 slots, TPreg off
+  PRMB sweep            npu8   8 walkers,  1..32 slots, TPreg off
+  walker sweep          npu128 16..128 walkers, 32 slots, TPreg off (8 walkers = the PRMB-32 run)
+  NeuMMU                npu128 128 walkers, 32 slots, TPreg on
+  2 MB pages            baseline and NeuMMU on the dense traces built with --page 2m
+
+Environment: BUILD (default build); JOBS (parallel runs, default 2); NEUMMU_REUSE=1 reuses the
+runs recorded in $BUILD/bench/neummu/runs.json whose command is unchanged (to rewrite the doc
+without simulating again); NEUMMU_QUICK=1 runs batch 1 only with a cap on transactions (a
+smoke run of the script itself, not a measurement).
+"""
+import concurrent.futures as cf
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD", "build")
+JOBS = int(os.environ.get("JOBS", "2"))
+QUICK = os.environ.get("NEUMMU_QUICK") == "1"
+REUSE = os.environ.get("NEUMMU_REUSE") == "1"
+os.chdir(ROOT)
+WORK = os.path.join(BUILD, "bench", "neummu")
+
+DENSE = ["cnn1", "cnn2", "cnn3", "rnn1", "rnn2", "rnn3"]
+SPARSE = ["ncf", "dlrm"]
+BATCHES = [1] if QUICK else [1, 4, 8]
+LABEL = {"cnn1": "CNN-1", "cnn2": "CNN-2", "cnn3": "CNN-3", "rnn1": "RNN-1", "rnn2": "RNN-2",
+         "rnn3": "RNN-3", "ncf": "NCF", "dlrm": "DLRM"}
+# Sampling: tiles written per layer (nmmu_trace --tiles-per-layer; 0 = every tile). Chosen so the
+# whole bench takes about 25 minutes on 2 cores (measured; docs/results/neummu.md, "Sampling").
+SAMPLING = {"cnn1": 2, "cnn2": 2, "cnn3": 2, "rnn1": 1, "rnn2": 1, "rnn3": 1, "ncf": 0, "dlrm": 0}
+SLOTS = [1, 2, 4, 8, 16, 32]
+WALKERS = [8, 16, 32, 64, 128]
+NPU8 = os.path.join(BUILD, "tb", "neummu_npu8", "neummu_npu8")
+NPU128 = os.path.join(BUILD, "tb", "neummu_npu128", "neummu_npu128")
+MEMLAT = 100
+MAX_XFERS = 20000 if QUICK else 0
+
+
+def sh(cmd):
+    p = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode(errors="replace")
+    if p.returncode:
+        sys.exit("bench-neummu: '%s' failed:\n%s" % (cmd, out[-3000:]))
+    return out
+
+
+# ---------------------------------------------------------------- workloads
+def wl_name(net, batch, page):
+    return "%s_b%d_%s" % (net, batch, page)
+
+
+def make_workloads():
+    """Writes every trace and image; returns {name: (trace, image, net, batch, page, summary)}."""
+    os.makedirs(WORK, exist_ok=True)
+    todo = [(n, b, "4k") for n in DENSE + SPARSE for b in BATCHES]
+    todo += [(n, b, "2m") for n in DENSE for b in BATCHES]
+    wls = {}
+
+    def one(t):
+        net, batch, page = t
+        name = wl_name(net, batch, page)
+        tr = os.path.join(WORK, name + ".trace")
+        img = os.path.join(WORK, name + ".img")
+        out = sh("%s/sw/neummu/nmmu_trace --net %s --batch %d --page %s --tiles-per-layer %d -o %s"
+                 % (BUILD, net, batch, page, SAMPLING[net], tr))
+        sh("%s/sw/neummu/nmmu_ptgen %s %s" % (BUILD, tr, img))
+        return name, (tr, img, net, batch, page, out.strip().splitlines()[-1])
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for name, w in ex.map(one, todo):
+            wls[name] = w
+    return wls
+
+
+# ---------------------------------------------------------------- runs
+SUMMARY = re.compile(r"^npu: (cycles=.*)$", re.M)
+
+
+def parse(out):
+    m = SUMMARY.search(out)
+    if not m or not re.search(r"^(\d+) passed, 0 failed\s*$", out, re.M):
+        return None
+    r = {}
+    for kv in m.group(1).split():
+        k, v = kv.split("=", 1)
+        r[k] = float(v)
+    return r
+
+
+def run_jobs(jobs):
+    """jobs: {key: cmd}. Runs them JOBS at a time (longest expected first); returns {key: result}."""
+    cache_path = os.path.join(WORK, "runs.json")
+    cache = {}
+    if os.path.exists(cache_path):
+        with open(cache_path) as f:
+            cache = json.load(f)
+    res, todo = {}, []
+    for k, cmd in jobs.items():
+        c = cache.get(k)
+        if REUSE and c and c.get("cmd") == cmd:
+            res[k] = c
+        else:
+            todo.append(k)
+    # Longest first: the previous run's wall time where known, else a guess by configuration.
+    def guess(k):
+        c = cache.get(k)
+        if c and "wall" in c:
+            return c["wall"]
+        return 100 if ("base" in k or "prmb1" in k or "walk16" in k) else 10
+    todo.sort(key=guess, reverse=True)
+    t0 = time.time()
+    done = [0]
+
+    def one(k):
+        s = time.time()
+        p = subprocess.run(jobs[k], shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode(errors="replace")
+        r = parse(out)
+        if p.returncode or r is None:
+            log = os.path.join(WORK, k + ".log")
+            with open(log, "w") as f:
+                f.write("$ " + jobs[k] + "\n" + out)
+            sys.exit("bench-neummu: run %s failed (log %s):\n%s" % (k, log, out[-2000:]))
+        r["cmd"] = jobs[k]
+        r["wall_run"] = time.time() - s
+        return k, r
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for k, r in ex.map(one, todo):
+            res[k] = r
+            cache[k] = r
+            done[0] += 1
+            print("  [%3d/%d %5.0fs] %-28s perf %.4f  (%.0fs)" % (
+                done[0], len(todo), time.time() - t0, k, r["perf"], r["wall_run"]), flush=True)
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=1, sort_keys=True)
+    return res
+
+
+def cmd(binary, wl, walkers, slots, tpreg):
+    tr, img = wl[0], wl[1]
+    c = "%s +workload=%s +image=%s +walkers=%d +slots=%d +tpreg=%d +memlat=%d" % (
+        binary, tr, img, walkers, slots, tpreg, MEMLAT)
+    if MAX_XFERS:
+        c += " +max_xfers=%d" % MAX_XFERS
+    return c
+
+
+def plan(wls):
+    jobs = {}
+    for name, wl in wls.items():
+        net, page = wl[2], wl[4]
+        jobs[name + ":base"] = cmd(NPU8, wl, 8, 0, 0)
+        jobs[name + ":neummu"] = cmd(NPU128, wl, 128, 32, 1)
+        if page == "2m" or net in SPARSE:
+            continue
+        for s in SLOTS:
+            jobs[name + ":prmb%d" % s] = cmd(NPU8, wl, 8, s, 0)
+        for w in WALKERS[1:]:
+            jobs[name + ":walk%d" % w] = cmd(NPU128, wl, w, 32, 0)
+    return jobs
+
+
+# ---------------------------------------------------------------- storage and area
+def storage(idw=16, walkers=128, slots=32):
+    prmb_bits = idw + 13                 # {id, write, page offset} per PRMB entry
+    tpreg_bits = 27 + 3 * 40 + 3 * 2 + 3  # L4/L3/L2 indices, 3 table frames, 3 x {W,U}, 3 valid
+    pts_bits = 36 + 1                    # VPN + valid
+    return {
+        "prmb_slot_bits": prmb_bits, "tpreg_bits": tpreg_bits, "pts_bits": pts_bits,
+        "prmb_total": walkers * slots * prmb_bits / 8,
+        "prmb_total_own": walkers * (slots + 1) * prmb_bits / 8,
+        "tpreg_total": walkers * tpreg_bits / 8, "pts_total": walkers * pts_bits / 8,
+    }
+
+
+def area():
+    path = os.path.join(BUILD, "synth", "area.tsv")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {r["config"]: r for r in csv.DictReader(f, delimiter="\t")
+                if r["config"].startswith("neummu_") and r.get("cells")}
+
+
+# ---------------------------------------------------------------- report
+def mean(xs):
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def pct(x):
+    return "%.2f%%" % (100 * x)
+
+
+def main():
+    for b in (NPU8, NPU128, "%s/sw/neummu/nmmu_trace" % BUILD, "%s/sw/neummu/nmmu_ptgen" % BUILD):
+        if not os.path.exists(b):
+            sys.exit("bench-neummu: %s missing (run make build-tests)" % b)
+    t_start = time.time()
+    print("bench-neummu: writing traces and page tables to %s" % WORK, flush=True)
+    wls = make_workloads()
+    jobs = plan(wls)
+    print("bench-neummu: %d runs, %d at a time" % (len(jobs), JOBS), flush=True)
+    R = run_jobs(jobs)
+    wall = time.time() - t_start
+    sim_wall = sum(r["wall_run"] for r in R.values())
+
+    dense = [wl_name(n, b, "4k") for n in DENSE for b in BATCHES]
+    dense2m = [wl_name(n, b, "2m") for n in DENSE for b in BATCHES]
+    sparse = [wl_name(n, b, "4k") for n in SPARSE for b in BATCHES]
+
+    def perf(w, c):
+        return R[w + ":" + c]["perf"]
+
+    def avg(c, ws=None):
+        return mean(perf(w, c) for w in (ws or dense))
+
+    base = avg("base")
+    prmb = {s: avg("prmb%d" % s) for s in SLOTS}
+    walk = {w: (prmb[32] if w == 8 else avg("walk%d" % w)) for w in WALKERS}
+    neu = avg("neummu")
+
+    def ratio(w, a, b, key):
+        x, y = R[w + ":" + a][key], R[w + ":" + b][key]
+        return x / y if y else float("nan")
+    reads_ratio = mean(ratio(w, "base", "neummu", "reads") for w in dense)
+    reads_ratio_tot = (sum(R[w + ":base"]["reads"] for w in dense) /
+                       sum(R[w + ":neummu"]["reads"] for w in dense))
+    tp_ratio = mean(ratio(w, "walk128", "neummu", "reads") for w in dense)
+    tp_ratio_tot = (sum(R[w + ":walk128"]["reads"] for w in dense) /
+                    sum(R[w + ":neummu"]["reads"] for w in dense))
+    tp = {lv: mean(R[w + ":neummu"]["tp_" + lv] / R[w + ":neummu"]["walks"] for w in dense
+                   if R[w + ":neummu"]["walks"]) for lv in ("l4", "l3", "l2")}
+    base2m = avg("base", dense2m)
+    neu2m = avg("neummu", dense2m)
+    worst2m = min(perf(w, "base") for w in dense2m)
+    sp_base = avg("base", sparse)
+    sp_neu = avg("neummu", sparse)
+    st = storage()
+    ar = area()
+
+    def cell(w, c):
+        return "%.4f" % perf(w, c)
+
+    # ------------------------------------------------ TSV
+    tsv = []
+    tsv.append(("baseline IOMMU, 4 KB pages, normalized performance (avg, Fig. 8)", "~5%", pct(base), "of oracle"))
+    for s in SLOTS:
+        tsv.append(("PRMB %d slots, 8 walkers, normalized performance (avg, Fig. 10)" % s,
+                    "11% at 32" if s == 32 else "-", pct(prmb[s]), "of oracle"))
+    for w in WALKERS:
+        tsv.append(("%d walkers, 32 slots, normalized performance (avg, Fig. 11)" % w,
+                    {8: "11%", 128: "99%"}.get(w, "-"), pct(walk[w]), "of oracle"))
+    tsv.append(("NeuMMU 128/32/TPreg overhead vs oracle (avg)", "0.06%", pct(1 - neu), "overhead"))
+    tsv.append(("NeuMMU 128/32/TPreg normalized performance (avg)", "99.94%", pct(neu), "of oracle"))
+    tsv.append(("page-table reads, baseline IOMMU / NeuMMU (avg of per-workload ratios)", "18.8x",
+                "%.2fx" % reads_ratio, "ratio"))
+    tsv.append(("page-table reads, baseline IOMMU / NeuMMU (ratio of totals)", "18.8x",
+                "%.2fx" % reads_ratio_tot, "ratio"))
+    tsv.append(("TPreg walk-read reduction, NeuMMU TPreg off / on (avg of ratios)", ">2.5x",
+                "%.2fx" % tp_ratio, "ratio"))
+    tsv.append(("TPreg walk-read reduction, NeuMMU TPreg off / on (ratio of totals)", ">2.5x",
+                "%.2fx" % tp_ratio_tot, "ratio"))
+    for lv, p in (("l4", "99.5%"), ("l3", "99.5%"), ("l2", "63.1%")):
+        tsv.append(("TPreg %s tag hit rate (avg, Fig. 13)" % lv.upper(), p, pct(tp[lv]), "of walks"))
+    tsv.append(("2 MB pages, baseline IOMMU overhead (avg, Sec. 6.1)", "4%", pct(1 - base2m), "overhead"))
+    tsv.append(("2 MB pages, baseline IOMMU overhead (worst, Sec. 6.1)", "10%", pct(1 - worst2m), "overhead"))
+    tsv.append(("2 MB pages, NeuMMU overhead (avg, Sec. 6.1)", "~0%", pct(1 - neu2m), "overhead"))
+    tsv.append(("embedding gathers NCF/DLRM, baseline IOMMU (avg)", "17% (Fig. 16, demand paging)", pct(sp_base), "of oracle"))
+    tsv.append(("embedding gathers NCF/DLRM, NeuMMU (avg)", "96% (Fig. 16, demand paging)", pct(sp_neu), "of oracle"))
+    tsv.append(("storage: PRMB per slot", "8 B", "%.3f B (%d bits)" % (st["prmb_slot_bits"] / 8, st["prmb_slot_bits"]), "bytes"))
+    tsv.append(("storage: TPreg per walker", "16 B", "%.1f B (%d bits)" % (st["tpreg_bits"] / 8, st["tpreg_bits"]), "bytes"))
+    tsv.append(("storage: PTS per entry", "6 B", "%.3f B (%d bits)" % (st["pts_bits"] / 8, st["pts_bits"]), "bytes"))
+    tsv.append(("storage: PRMB at 128 walkers x 32 slots", "32 KB", "%.2f KB" % (st["prmb_total"] / 1024), "KB"))
+    tsv.append(("storage: TPreg at 128 walkers", "2 KB", "%.2f KB" % (st["tpreg_total"] / 1024), "KB"))
+    tsv.append(("storage: PTS at 128 entries", "768 B", "%.0f B" % st["pts_total"], "bytes"))
+    tsv.append(("storage: PRMB + TPreg + PTS at 128/32", "34.75 KB",
+                "%.2f KB" % ((st["prmb_total"] + st["tpreg_total"] + st["pts_total"]) / 1024), "KB"))
+    for n, r in sorted(ar.items()):
+        tsv.append(("area %s generic cells" % n, "-", r["cells"], "cells"))
+        tsv.append(("area %s iCE40" % n, "-", "%s LUT4 / %s FF / %s BRAM" % (r["lut"], r["ff"], r["bram"]), "iCE40"))
+    for w in dense:
+        for c in ["base"] + ["prmb%d" % s for s in SLOTS] + ["walk%d" % x for x in WALKERS[1:]] + ["neummu"]:
+            tsv.append(("detail %s %s" % (w, c), "-", cell(w, c), "of oracle"))
+    for w in dense2m + sparse:
+        for c in ("base", "neummu"):
+            tsv.append(("detail %s %s" % (w, c), "-", cell(w, c), "of oracle"))
+    with open(os.path.join(BUILD, "bench", "neummu.tsv"), "w") as f:
+        f.write("figure\tpaper\tours\tunit\n")
+        for t in tsv:
+            f.write("\t".join(t) + "\n")
+
+    # ------------------------------------------------ markdown
+    def x(paper, ours):
+        """ours / paper as 'N.NNx' for the side-by-side table."""
+        return "%.2fx" % (ours / paper) if paper else "-"
+    md = []
+    md.append("# NeuMMU: measured results\n")
+    md.append("Generated by `make bench-neummu` (scripts/bench_neummu.py); do not edit by hand. Every "
+              "performance number is measured by running NPU DMA traces through this repository's "
+              "NeuMMU RTL (Verilator, builds `neummu_npu8` and `neummu_npu128`: 2048-entry 4-way TLB "
+              "with a 5-cycle hit, 32 2 MB entries, 16-bit request IDs) under the NPU performance model "
+              "of `tb/neummu/tb_neummu_npu.cpp`, with every translation checked against the C model. "
+              "Paper: Hyun et al., NeuMMU (seed 000), Sections 3.3, 4 and 6.%s\n"
+              % (" **NEUMMU_QUICK=1: batch 1 only, at most %d transactions per run -- not a measurement.**"
+                 % MAX_XFERS if QUICK else ""))
+    md.append("## Summary\n")
+    md.append("Averages are arithmetic means of the normalized performance (oracle cycles / MMU cycles, "
+              "scale-weighted, see Method) over the %d dense workloads (CNN-1/2/3, RNN-1/2/3 at batch %s, "
+              "4 KB pages unless stated), as in the paper.\n" % (len(dense), "/".join(map(str, BATCHES))))
+    md.append("| figure | paper | ours | ours / paper |")
+    md.append("|---|---|---|---|")
+    md.append("| baseline IOMMU (8 walkers, no PRMB), 4 KB pages (Fig. 8) | ~5%% of oracle | %s | %s |" % (pct(base), x(0.05, base)))
+    md.append("| PRMB 32 slots, 8 walkers (Fig. 10) | 11%% of oracle | %s | %s |" % (pct(prmb[32]), x(0.11, prmb[32])))
+    md.append("| walker sweep 8 -> 128, 32 slots (Fig. 11) | 11%% -> 99%% | %s -> %s | %s / %s |" % (
+        pct(walk[8]), pct(walk[128]), x(0.11, walk[8]), x(0.99, walk[128])))
+    md.append("| NeuMMU 128/32/TPreg, overhead vs oracle (Sec. 4.4) | 0.06%% | %s | %s |" % (pct(1 - neu), x(0.0006, 1 - neu)))
+    md.append("| page-table reads, baseline / NeuMMU (Sec. 4.4) | 18.8x | %.2fx (totals %.2fx) | %s |" % (
+        reads_ratio, reads_ratio_tot, x(18.8, reads_ratio)))
+    md.append("| TPreg walk-read reduction (Sec. 4.3) | > 2.5x | %.2fx (totals %.2fx) | %s |" % (
+        tp_ratio, tp_ratio_tot, x(2.5, tp_ratio)))
+    md.append("| TPreg L4 / L3 / L2 tag hit rate (Fig. 13) | 99.5 / 99.5 / 63.1%% | %.1f / %.1f / %.1f%% | %s / %s / %s |" % (
+        100 * tp["l4"], 100 * tp["l3"], 100 * tp["l2"], x(0.995, tp["l4"]), x(0.995, tp["l3"]), x(0.631, tp["l2"])))
+    md.append("| 2 MB pages, baseline IOMMU overhead, avg / worst (Sec. 6.1) | 4%% / 10%% | %s / %s | %s / %s |" % (
+        pct(1 - base2m), pct(1 - worst2m), x(0.04, 1 - base2m), x(0.10, 1 - worst2m)))
+    md.append("| 2 MB pages, NeuMMU overhead (Sec. 6.1) | removed | %s | - |" % pct(1 - neu2m))
+    md.append("| embedding gathers (NCF, DLRM), baseline / NeuMMU (cf. Fig. 16) | 17%% / 96%% (demand paging) | %s / %s | %s / %s |" % (
+        pct(sp_base), pct(sp_neu), x(0.17, sp_base), x(0.96, sp_neu)))
+    md.append("| storage: PRMB per slot / TPreg / PTS per entry (Sec. 4.5) | 8 B / 16 B / 6 B | %.3f B / %.1f B / %.3f B | %s / %s / %s |" % (
+        st["prmb_slot_bits"] / 8, st["tpreg_bits"] / 8, st["pts_bits"] / 8,
+        x(8, st["prmb_slot_bits"] / 8), x(16, st["tpreg_bits"] / 8), x(6, st["pts_bits"] / 8)))
+    md.append("| storage at 128 walkers / 32 slots: PRMB + TPreg + PTS | 32 KB + 2 KB + 768 B | %.2f KB + %.2f KB + %.0f B | %s / %s / %s |\n" % (
+        st["prmb_total"] / 1024, st["tpreg_total"] / 1024, st["pts_total"],
+        x(32 * 1024, st["prmb_total"]), x(2048, st["tpreg_total"]), x(768, st["pts_total"])))
+
+    md.append("## Normalized performance per workload (4 KB pages)\n")
+    md.append("Oracle cycles / MMU cycles, scale-weighted. `walk8` is the `prmb32` run (the same "
+              "configuration: 8 walkers, 32 slots, TPreg off).\n")
+    cols = ["base"] + ["prmb%d" % s for s in SLOTS] + ["walk%d" % w for w in WALKERS[1:]] + ["neummu"]
+    md.append("| workload | " + " | ".join(cols) + " |")
+    md.append("|---|" + "---|" * len(cols))
+    for w in dense:
+        md.append("| %s | " % w + " | ".join(cell(w, c) for c in cols) + " |")
+    md.append("| **average** | " + " | ".join("**%.4f**" % avg(c) for c in cols) + " |\n")
+
+    md.append("## Translation statistics per workload (4 KB pages)\n")
+    md.append("Raw counts of the sampled trace (not scale-weighted). Reads: page-table reads; "
+              "TPreg hits: walks whose TPreg matched L4 / L4+L3 / L4+L3+L2, as a share of NeuMMU's "
+              "walks; stalls: cycles the DMA offered a request the MMU did not take.\n")
+    md.append("| workload | requests | oracle cycles | baseline walks | baseline reads | NeuMMU walks | NeuMMU merges | NeuMMU TLB hits | reads TPreg off | reads TPreg on | base / NeuMMU reads | TPreg off / on | L4 / L3 / L2 tag hit | NeuMMU stalls |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for w in dense:
+        b, n, t0 = R[w + ":base"], R[w + ":neummu"], R[w + ":walk128"]
+        md.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.2fx | %.2fx | %.1f / %.1f / %.1f%% | %d |" % (
+            w, n["xfers"], n["oracle"], b["walks"], b["reads"], n["walks"], n["merges"], n["hits"],
+            t0["reads"], n["reads"], b["reads"] / n["reads"], t0["reads"] / n["reads"],
+            100 * n["tp_l4"] / n["walks"], 100 * n["tp_l3"] / n["walks"], 100 * n["tp_l2"] / n["walks"],
+            n["stalls"]))
+    md.append("")
+
+    md.append("## 2 MB pages and embedding gathers\n")
+    md.append("| workload | baseline IOMMU | NeuMMU | requests | baseline walks | NeuMMU walks |")
+    md.append("|---|---|---|---|---|---|")
+    for w in dense2m + sparse:
+        b, n = R[w + ":base"], R[w + ":neummu"]
+        md.append("| %s | %.4f | %.4f | %d | %d | %d |" % (w, b["perf"], n["perf"], n["xfers"], b["walks"], n["walks"]))
+    md.append("| **average 2 MB dense** | **%.4f** | **%.4f** | | | |" % (base2m, neu2m))
+    md.append("| **average gathers** | **%.4f** | **%.4f** | | | |\n" % (sp_base, sp_neu))
+
+    md.append("## Storage (from the RTL's bit widths)\n")
+    md.append("| structure | bits | bytes | at 128 walkers x 32 slots | paper |")
+    md.append("|---|---|---|---|---|")
+    md.append("| PRMB entry: {ID (16), write, page offset (12)} | %d | %.3f | %.2f KB merge slots (%.2f KB with each walker's own-request entry) | 8 B/slot, 32 KB |" % (
+        st["prmb_slot_bits"], st["prmb_slot_bits"] / 8, st["prmb_total"] / 1024, st["prmb_total_own"] / 1024))
+    md.append("| TPreg: L4/L3/L2 indices (27), 3 table frames (120), 3 x {W,U} (6), 3 valid | %d | %.1f | %.2f KB | 16 B, 2 KB |" % (
+        st["tpreg_bits"], st["tpreg_bits"] / 8, st["tpreg_total"] / 1024))
+    md.append("| PTS entry: VPN (36) + valid | %d | %.3f | %.0f B | 6 B, 768 B |\n" % (
+        st["pts_bits"], st["pts_bits"] / 8, st["pts_total"]))
+    md.append("The PRMB entry is smaller than the paper's conservative 8 B because it holds only what "
+              "the walker needs to answer a merged request: its 16-bit ID, the access type and the "
+              "12-bit page offset (the VPN is the walker's). The TPreg is larger than 16 B because it "
+              "keeps a 40-bit table frame per level (x86-64 frames are 40 bits) and the W/U bits "
+              "accumulated so far, so a skipped walk still checks permissions.\n")
+
+    md.append("## Area\n")
+    if ar:
+        md.append("From `%s/synth/area.tsv` (`make synth`, Yosys; docs/area.md).\n" % BUILD)
+        md.append("| config | parameters | generic cells | iCE40 LUT4 | iCE40 FF | iCE40 BRAM |")
+        md.append("|---|---|---|---|---|---|")
+        for n, r in sorted(ar.items()):
+            md.append("| %s | %s | %s | %s | %s | %s |" % (n, r["params"], r["cells"], r["lut"], r["ff"], r["bram"]))
+        md.append("")
+    else:
+        md.append("Not measured in this run: `%s/synth/area.tsv` has no `neummu_*` configuration "
+                  "(run `make synth`; docs/area.md). The paper reports 0.10 mm^2 at 32 nm (CACTI) "
+                  "and under 0.01%% of a VCU1525's resources.\n" % BUILD)
+
+    md.append("## Method\n")
+    md.append("**Traces.** `nmmu_trace --net <net> --batch <b> --page <4k|2m> --tiles-per-layer <K>` "
+              "(docs/neummu_workloads.md): the NPU of Table 1 (128x128 weight-stationary array, "
+              "1 GHz, 15/10 MB double-buffered SPM), bf16, 512-byte DMA transactions, one translation "
+              "request per transaction. Page tables: `nmmu_ptgen <trace> <image>` (contiguous frames). "
+              "Page-table memory: 100 cycles per level (Table 1), one response per cycle.\n")
+    md.append("**NPU model** (tb/neummu/tb_neummu_npu.cpp):\n")
+    md.append("- The DMA issues at most one translation request per cycle, in trace order, tile by tile, "
+              "and holds a request until the MMU takes it.")
+    md.append("- After a translation response with status OK the transaction's data moves with 100 cycles "
+              "of memory latency and 600 B/cycle (600 GB/s at 1 GHz) through one fluid bandwidth "
+              "cursor shared by reads and writes: start = max(response cycle, cursor); cursor = start "
+              "+ bytes/600; done = cursor + 100.")
+    md.append("- Double buffering: tile n's transactions may issue only once tile n-2's compute has "
+              "finished. Tile n computes from max(all its reads done, tile n-1's compute done) for its "
+              "compute cycles. Writes (the previous tile's write-back) do not gate compute.")
+    md.append("- Layer barrier: a layer's first request issues once the previous layer has completed "
+              "(every compute and every write done), since it reads what that layer wrote. A layer's "
+              "cycles run from that point to its last completion.")
+    md.append("- Oracle MMU: the same model with every translation answered in the cycle it is issued "
+              "(no TLB latency), computed without the RTL. Normalized performance = oracle cycles / "
+              "MMU cycles.")
+    md.append("- Fast-forward: while the DMA waits for a buffer or the layer barrier and the MMU is idle, "
+              "time advances without clocking the RTL (an idle MMU does not change state).")
+    md.append("- Checks in every run: each response's PA and status equal the C model's walk of the "
+              "image (by ID; none missing or duplicated), faults equal what the layout predicts (none "
+              "here), page-table reads <= 4 x walks, the RTL's read counter equals the reads the "
+              "memory served, and hits + walks + merges = requests.\n")
+    md.append("**Sampling.** Tiles written per layer (`--tiles-per-layer`): %s (0 = all). A sampled "
+              "layer line carries scale = the layer's tiles / tiles written; the harness reports "
+              "weighted cycles = sum over layers of (layer cycles x scale) for the MMU run and the "
+              "oracle alike, and the performance figures use these. Most CNN layers at batch 1 have one "
+              "or two tiles and are not sampled at all; the RNN steps (3 to 8 tiles) are. Sampling "
+              "over-weights each sampled layer's exposed first fetch (it appears scale times), which "
+              "the oracle and the MMU share but where translation latency is most visible, so the "
+              "sampled overheads are upper bounds for the unsampled traces.\n"
+              % ", ".join("%s %d" % (LABEL[n], SAMPLING[n]) for n in DENSE + SPARSE))
+    md.append("**Run time.** %d simulations on %d workers: %.0f s wall for the whole bench "
+              "(traces, images and runs), %.0f s of simulation in total.\n" % (len(R), JOBS, wall, sim_wall))
+
+    md.append("## Figures that differ from the paper by more than 2x\n")
+    md.append(EXPLAIN.strip() + "\n")
+    with open("docs/results/neummu.md", "w") as f:
+        f.write("\n".join(md))
+    for t in tsv:
+        if not t[0].startswith("detail"):
+            print("%-75s %-22s %-22s %s" % t)
+    print("bench-neummu: %d runs, %.0f s; wrote docs/results/neummu.md and %s/bench/neummu.tsv"
+          % (len(R), wall, BUILD))
+
+
+# Written after looking at the measured numbers (see the per-workload tables); each paragraph
+# names the figure it explains.
+EXPLAIN = """
+(to be written from the measured numbers)
+"""
+
+if __name__ == "__main__":
+    main()

@@ -38,6 +38,7 @@ WORK = os.path.join(BUILD, "bench", "neummu")
 DENSE = ["cnn1", "cnn2", "cnn3", "rnn1", "rnn2", "rnn3"]
 SPARSE = ["ncf", "dlrm"]
 BATCHES = [1] if QUICK else [1, 4, 8]
+SPARSE_BATCHES = [1] if QUICK else [1, 4, 8, 64]
 LABEL = {"cnn1": "CNN-1", "cnn2": "CNN-2", "cnn3": "CNN-3", "rnn1": "RNN-1", "rnn2": "RNN-2",
          "rnn3": "RNN-3", "ncf": "NCF", "dlrm": "DLRM"}
 # Sampling: tiles written per layer (nmmu_trace --tiles-per-layer; 0 = every tile). Chosen so the
@@ -67,7 +68,8 @@ def wl_name(net, batch, page):
 def make_workloads():
     """Writes every trace and image; returns {name: (trace, image, net, batch, page, summary)}."""
     os.makedirs(WORK, exist_ok=True)
-    todo = [(n, b, "4k") for n in DENSE + SPARSE for b in BATCHES]
+    todo = [(n, b, "4k") for n in DENSE for b in BATCHES]
+    todo += [(n, b, "4k") for n in SPARSE for b in SPARSE_BATCHES]
     todo += [(n, b, "2m") for n in DENSE for b in BATCHES]
     wls = {}
 
@@ -221,7 +223,7 @@ def main():
 
     dense = [wl_name(n, b, "4k") for n in DENSE for b in BATCHES]
     dense2m = [wl_name(n, b, "2m") for n in DENSE for b in BATCHES]
-    sparse = [wl_name(n, b, "4k") for n in SPARSE for b in BATCHES]
+    sparse = [wl_name(n, b, "4k") for n in SPARSE for b in SPARSE_BATCHES]
 
     def perf(w, c):
         return R[w + ":" + c]["perf"]

@@ -312,6 +312,14 @@ static int layout_status(const nmmu_layout_t *l, uint64_t va, bool wr) {
   return NMMU_ST_NOT_PRESENT;
 }
 
+// One-line error about a file: "npu: <path>: <reason>" (the reason may already name the path).
+static void file_error(const char *path, const std::string &why) {
+  if (why.compare(0, std::strlen(path), path) == 0)
+    std::fprintf(stderr, "npu: %s\n", why.c_str());
+  else
+    std::fprintf(stderr, "npu: %s: %s\n", path, why.c_str());
+}
+
 static double layer_weighted(const std::vector<LayerRec> &ls) {
   double w = 0;
   for (const LayerRec &l : ls) w += (l.end - l.start) * l.scale;
@@ -368,7 +376,7 @@ int main(int argc, char **argv) {
   char err[256] = {0};
   nmmu_mem_t *mem = nmmu_mem_load(image_path, err, sizeof err);
   if (!mem) {
-    std::fprintf(stderr, "npu: %s: %s\n", image_path, err);
+    file_error(image_path, err);
     return 2;
   }
   std::printf("npu: config walkers=%u slots=%u tpreg=%u memlat=%u data_lat=%.0f bw=%.0f "
@@ -383,7 +391,7 @@ int main(int argc, char **argv) {
   orc.model.lat = data_lat;
   orc.max_xfers = max_xfers;
   if (!orc.open(trace_path)) {
-    std::fprintf(stderr, "npu: %s: %s\n", trace_path, orc.err.c_str());
+    file_error(trace_path, orc.err);
     nmmu_mem_free(mem);
     return 2;
   }
@@ -392,7 +400,7 @@ int main(int argc, char **argv) {
   for (;;) {
     int s = orc.poll(t);
     if (s == Dma::ERR) {
-      std::fprintf(stderr, "npu: %s: %s\n", trace_path, orc.err.c_str());
+      file_error(trace_path, orc.err);
       nmmu_mem_free(mem);
       return 2;
     }
@@ -433,7 +441,7 @@ int main(int argc, char **argv) {
   dma.model.lat = data_lat;
   dma.max_xfers = max_xfers;
   if (!dma.open(trace_path)) {
-    std::fprintf(stderr, "npu: %s: %s\n", trace_path, dma.err.c_str());
+    file_error(trace_path, dma.err);
     return 2;
   }
   struct Inflight {
@@ -479,7 +487,7 @@ int main(int argc, char **argv) {
       sample();
     }
     if (s == Dma::ERR) {  // the oracle pass read the same file without error
-      std::fprintf(stderr, "npu: %s: %s\n", trace_path, dma.err.c_str());
+      file_error(trace_path, dma.err);
       fatal = true;
       break;
     }

@@ -674,8 +674,8 @@ def explain(v):
             "**Embedding gathers (baseline %s, NeuMMU %s vs 17%% / 96%%).** Not the same "
             "experiment: the paper's Fig. 16 fetches missing embeddings by demand paging from "
             "another NPU's memory, whose fault and migration time dilutes translation time. We "
-            "model the gather from local memory only: every lookup reads one row (256-512 B) of a "
-            "uniformly random row, so nearly every lookup is a different page and walks (%s: "
+            "model the gather from local memory only: every lookup reads one uniformly random "
+            "row (256-512 B), so nearly every lookup is on a page of its own and walks (%s: "
             "%d walks for %d requests). The baseline serializes them 8 at a time; NeuMMU "
             "overlaps them, but a gather layer lasts only a few hundred oracle cycles, so one walk "
             "latency (2-4 reads of 100 cycles) is a large part of it." % (

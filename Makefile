@@ -57,7 +57,7 @@ $(CMODEL_SAN_LIB): $(patsubst %.c,$(BUILD)/cmodel/san/%.o,$(CMODEL_SRCS) $(SW_LI
 # C unit tests (tests/test_*.c) are built with ASan/UBSan against the sanitized model.
 CTEST_SRCS := $(wildcard tests/test_*.c)
 CTESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(CTEST_SRCS))
-$(BUILD)/tests/%: tests/%.c $(CMODEL_SAN_LIB) $(CMODEL_HDRS)
+$(BUILD)/tests/%: tests/%.c tests/test_check.h $(CMODEL_SAN_LIB) $(CMODEL_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	@$(CC) $(CSTD) -O1 -g $(SAN) -Isw $< $(CMODEL_SAN_LIB) -lm -o $@

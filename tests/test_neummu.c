@@ -9,18 +9,7 @@
 
 #include "neummu.h"
 
-static int npass, nfail;
-#define CHECK(cond, ...)                          \
-  do {                                            \
-    if (cond) {                                   \
-      npass++;                                    \
-    } else {                                      \
-      nfail++;                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                        \
-      printf("\n");                               \
-    }                                             \
-  } while (0)
+#include "test_check.h"
 
 #define P NMMU_PTE_P
 #define W NMMU_PTE_W
@@ -1012,6 +1001,5 @@ int main(void) {
   test_layout();
   test_build();
   test_random_walks();
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail ? 1 : 0;
+  return CHECK_SUMMARY();
 }

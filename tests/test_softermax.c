@@ -9,18 +9,7 @@
 #include "softermax.h"
 #include "softermax/smx_workload.h"
 
-static int npass, nfail;
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (cond) {                             \
-      npass++;                              \
-    } else {                                \
-      nfail++;                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                  \
-      printf("\n");                         \
-    }                                       \
-  } while (0)
+#include "test_check.h"
 
 static void test_ceil(void) {
   smx_cfg_t c;
@@ -235,6 +224,5 @@ int main(void) {
   test_paper_example();
   test_rows();
   test_stream();
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail ? 1 : 0;
+  return CHECK_SUMMARY();
 }

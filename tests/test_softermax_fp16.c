@@ -11,18 +11,7 @@
 #include "softermax_fp16.h"
 #include "softermax/smx_workload.h"
 
-static int npass, nfail;
-#define CHECK(cond, ...)                          \
-  do {                                            \
-    if (cond) {                                   \
-      npass++;                                    \
-    } else {                                      \
-      nfail++;                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                        \
-      printf("\n");                               \
-    }                                             \
-  } while (0)
+#include "test_check.h"
 
 static int is_nan16(uint16_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x3FF); }
 
@@ -345,6 +334,5 @@ int main(void) {
   test_rows();
   test_accuracy();
   test_stream();
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail ? 1 : 0;
+  return CHECK_SUMMARY();
 }

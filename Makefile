@@ -22,7 +22,7 @@ COVERAGE   ?= 0
 .DEFAULT_GOAL := all
 export BUILD SEED LONG
 
-BLOCKS := softermax neummu
+BLOCKS := softermax neummu neunoc
 
 # ---------------------------------------------------------------- tools
 # Installs missing tools (apt: verilator iverilog yosys; pip: fusesoc); silent when present.

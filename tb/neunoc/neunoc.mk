@@ -1,0 +1,1 @@
+# Harnesses of the Neu-NoC block (docs/neunoc.md).

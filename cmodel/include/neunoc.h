@@ -92,7 +92,9 @@ typedef struct {
 
 int nnoc_flit_type(const nnoc_cfg_t *cfg, const nnoc_flit_t *f);
 /* Field access on a flit's payload (bit offsets as in the layout above). */
-uint32_t nnoc_flit_word(const nnoc_flit_t *f);               /* payload bits 31:0 */
+/* Flit bits 31:0, i.e. payload bits 31:0.  When FlitW <= 32 the type bits are among them (PW
+ * can be as small as 6), so mask with DataW (body, tail) or CntW (PP) to get the field. */
+uint32_t nnoc_flit_word(const nnoc_flit_t *f);
 int nnoc_mask_get(const uint32_t *mask, int bit);
 void nnoc_mask_set(uint32_t *mask, int bit, int val);
 int nnoc_mask_popcount(const uint32_t *mask, int nbits);

@@ -1,0 +1,100 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  nnoc_eject.v
+//
+// Purpose:   Link-to-stream adapter behind a mesh router's local output: the V virtual-channel
+//            FIFOs the router's credits count (Depth flits each), and a packet serializer that
+//            streams one whole packet at a time onto a valid/ready flit stream (the ring or the
+//            PE sees packets back to back, never interleaved). A packet is picked round-robin
+//            among the VCs whose front flit is a head; its VC is then drained to the tail while
+//            the other VCs keep filling and are held back by credits. Credits return one cycle
+//            after a flit leaves its FIFO.
+//
+//            Each VC holds one packet at a time (the router allocates empty VCs only), so the
+//            front of a VC that is not being streamed is always a head.
+//
+// Parameters:
+//   V, Depth, FlitW, SingleBit   as nnoc_mesh_router
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module nnoc_eject #(
+  parameter V         = 2,
+  parameter Depth     = 4,
+  parameter FlitW     = 24,
+  parameter SingleBit = 20,
+  parameter VcW       = (V > 1) ? $clog2(V) : 1   // derived: VC number width, do not set
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire             in_valid_i,
+  input  wire [VcW-1:0]   in_vc_i,
+  input  wire [FlitW-1:0] in_flit_i,
+  output wire             credit_o,
+  output wire [VcW-1:0]   credit_vc_o,
+  output wire             out_valid_o,
+  input  wire             out_ready_i,
+  output wire [FlitW-1:0] out_flit_o
+);
+
+  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+
+  wire [V-1:0]       vc_valid;
+  wire [V*FlitW-1:0] vc_flit;
+  wire [V-1:0]       vc_pop;
+
+  genvar g;
+  generate
+    for (g = 0; g < V; g = g + 1) begin : gen_vc
+      localparam [VcW-1:0] VcNum = g;
+      wire unused_ready;
+      wire [$clog2(Depth+1)-1:0] unused_count;
+      cc_fifo #(.Width(FlitW), .Depth(Depth)) u_fifo (
+        .clk_i(clk_i), .rst_ni(rst_ni), .clr_i(1'b0),
+        .in_valid_i(in_valid_i && in_vc_i == VcNum), .in_ready_o(unused_ready), .in_data_i(in_flit_i),
+        .out_valid_o(vc_valid[g]), .out_ready_i(vc_pop[g]), .out_data_o(vc_flit[g*FlitW +: FlitW]),
+        .count_o(unused_count));
+    end
+  endgenerate
+
+  reg             busy_q;   // streaming the packet of VC cur_q
+  reg [VcW-1:0]   cur_q;
+  wire [V-1:0]    unused_gnt;
+  wire [VcW-1:0]  arb_idx;
+  wire            arb_valid;
+  wire            fire;
+
+  cc_rr_arbiter #(.N(V)) u_arb (
+    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(busy_q ? {V{1'b0}} : vc_valid), .ack_i(fire),
+    .gnt_o(unused_gnt), .gnt_idx_o(arb_idx), .gnt_valid_o(arb_valid));
+
+  wire [VcW-1:0]   sel  = busy_q ? cur_q : arb_idx;
+  wire [FlitW-1:0] flit = vc_flit[sel*FlitW +: FlitW];
+  wire             last = flit[FlitW-1 -: 2] == TyTail || (flit[FlitW-1 -: 2] == TyHead && flit[SingleBit]);
+  assign out_valid_o = busy_q ? vc_valid[cur_q] : arb_valid;
+  assign out_flit_o  = flit;
+  assign fire        = out_valid_o && out_ready_i;
+  assign vc_pop      = fire ? ({{(V-1){1'b0}}, 1'b1} << sel) : {V{1'b0}};
+
+  reg           cr_q;
+  reg [VcW-1:0] cr_vc_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      cur_q  <= {VcW{1'b0}};
+      cr_q   <= 1'b0;
+    end else begin
+      cr_q <= fire;
+      if (fire) begin
+        busy_q <= !last;
+        cur_q  <= sel;
+      end
+    end
+  end
+  always @(posedge clk_i) cr_vc_q <= sel;
+
+  assign credit_o    = cr_q;
+  assign credit_vc_o = cr_vc_q;
+
+endmodule

@@ -1,0 +1,100 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  nnoc_inject.v
+//
+// Purpose:   Stream-to-link adapter in front of a mesh router's local input: takes a valid/ready
+//            flit stream (one packet after another) and drives the router's credit-flow-
+//            controlled input link. Each packet gets one of the V virtual channels at its head:
+//            the lowest VC that holds no flits downstream (all Depth credits back), the same
+//            "free = empty" rule the routers use (nnoc_mesh_router). Bodies and the tail follow
+//            on that VC as credits allow. The link output is registered.
+//
+//            Contract: in_ready_o depends on in_flit_i (a head needs a free VC, any other flit a
+//            credit on the packet's VC); a flit moves when in_valid_i && in_ready_o.
+//
+// Parameters:
+//   V, Depth    virtual channels and flits per VC of the router input this drives
+//   FlitW       flit width (type in the top two bits)
+//   SingleBit   head bit marking a head-only packet
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module nnoc_inject #(
+  parameter V         = 2,
+  parameter Depth     = 4,
+  parameter FlitW     = 24,
+  parameter SingleBit = 20,
+  parameter VcW       = (V > 1) ? $clog2(V) : 1   // derived: VC number width, do not set
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire             in_valid_i,
+  output wire             in_ready_o,
+  input  wire [FlitW-1:0] in_flit_i,
+  output wire             out_valid_o,
+  output wire [VcW-1:0]   out_vc_o,
+  output wire [FlitW-1:0] out_flit_o,
+  input  wire             credit_i,
+  input  wire [VcW-1:0]   credit_vc_i
+);
+
+  localparam integer CrW = $clog2(Depth + 1);
+  localparam [CrW-1:0] CrFull = Depth[CrW-1:0];
+  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+
+  reg [V*CrW-1:0] credit_q;
+  reg [VcW-1:0]   cur_q;       // VC of the packet in progress
+  reg             out_valid_q;
+  reg [VcW-1:0]   out_vc_q;
+  reg [FlitW-1:0] out_flit_q;
+
+  wire is_head = in_flit_i[FlitW-1 -: 2] == TyHead;
+  wire is_last = in_flit_i[FlitW-1 -: 2] == TyTail || (is_head && in_flit_i[SingleBit]);
+
+  reg [VcW-1:0] free_vc;
+  reg           free_any;
+  integer v;
+  always @* begin
+    free_vc  = {VcW{1'b0}};
+    free_any = 1'b0;
+    for (v = V - 1; v >= 0; v = v - 1) begin
+      if (credit_q[v*CrW +: CrW] == CrFull) begin
+        free_vc  = v[VcW-1:0];
+        free_any = 1'b1;
+      end
+    end
+  end
+
+  wire [CrW-1:0] cur_credit = credit_q[cur_q*CrW +: CrW];
+  assign in_ready_o = is_head ? free_any : cur_credit != {CrW{1'b0}};
+  wire           fire = in_valid_i && in_ready_o;
+  wire [VcW-1:0] vc   = is_head ? free_vc : cur_q;
+
+  integer c;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_q    <= {V{CrFull}};
+      cur_q       <= {VcW{1'b0}};
+      out_valid_q <= 1'b0;
+    end else begin
+      out_valid_q <= fire;
+      if (fire && is_head && !is_last) cur_q <= free_vc;
+      for (c = 0; c < V; c = c + 1) begin
+        credit_q[c*CrW +: CrW] <= credit_q[c*CrW +: CrW]
+            - {{(CrW-1){1'b0}}, fire && vc == c[VcW-1:0]}
+            + {{(CrW-1){1'b0}}, credit_i && credit_vc_i == c[VcW-1:0]};
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    out_vc_q   <= vc;
+    out_flit_q <= in_flit_i;
+  end
+
+  assign out_valid_o = out_valid_q;
+  assign out_vc_o    = out_vc_q;
+  assign out_flit_o  = out_flit_q;
+
+endmodule

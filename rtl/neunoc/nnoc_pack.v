@@ -1,0 +1,66 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  nnoc_pack.v
+//
+// Purpose:   Zero-flit packing at the ring-to-mesh boundary (Section 3.5.2.3): every run of
+//            consecutive body flits whose data word is zero leaves as PP flits (type 2'b11)
+//            whose payload counts the zero words, greedily: full PP flits of CntMax = 2^CntW-1
+//            words, then one for the rest. Heads, tails and non-zero bodies pass unchanged;
+//            a tail is never packed, even when its word is zero (it closes the packet).
+//
+//            A run is counted without emitting anything; the PP flit leaves when the run ends
+//            (the next flit is not a zero body: that flit waits one cycle behind the PP flit)
+//            or when the counter is full (the PP flit leaves in the same cycle as the zero
+//            body that starts the next run is counted).
+//
+//            Contract: valid/ready streams; out_valid_o/out_flit_o depend on the input this
+//            cycle and on the run counter; out_flit_o is stable while out_valid_o && !out_ready_i.
+//
+// Parameters:
+//   FlitW       flit width: type [FlitW-1:FlitW-2], payload below
+//   CntW        PP counter bits (>= 1)
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module nnoc_pack #(
+  parameter FlitW = 24,
+  parameter CntW  = 4
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire             in_valid_i,
+  output wire             in_ready_o,
+  input  wire [FlitW-1:0] in_flit_i,
+  output wire             out_valid_o,
+  input  wire             out_ready_i,
+  output wire [FlitW-1:0] out_flit_o
+);
+
+  localparam [CntW-1:0] CntMax = {CntW{1'b1}};
+  localparam [1:0] TyBody = 2'b00, TyPp = 2'b11;
+
+  reg  [CntW-1:0] cnt_q;   // zero bodies counted and not yet sent
+  wire zero_body = in_flit_i[FlitW-1 -: 2] == TyBody && in_flit_i[FlitW-3:0] == {(FlitW-2){1'b0}};
+  wire have_run  = cnt_q != {CntW{1'b0}};
+  wire [FlitW-1:0] pp_flit = {TyPp, {(FlitW-2){1'b0}}} | {{(FlitW-CntW){1'b0}}, cnt_q};
+
+  // emit_pp: the PP flit of the counted run goes out this cycle instead of the input flit
+  wire emit_pp = in_valid_i && have_run && (!zero_body || cnt_q == CntMax);
+  assign out_valid_o = emit_pp || (in_valid_i && !zero_body);
+  assign out_flit_o  = emit_pp ? pp_flit : in_flit_i;
+  // a zero body is taken into the counter unless the full counter must leave first and cannot;
+  // any other flit is taken once no run is pending and the output takes it
+  assign in_ready_o  = zero_body ? (cnt_q != CntMax || out_ready_i) : (!have_run && out_ready_i);
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= {CntW{1'b0}};
+    end else if (in_valid_i && zero_body && in_ready_o) begin
+      cnt_q <= (cnt_q == CntMax) ? {{(CntW-1){1'b0}}, 1'b1} : cnt_q + 1'b1;
+    end else if (emit_pp && out_ready_i) begin
+      cnt_q <= {CntW{1'b0}};
+    end
+  end
+
+endmodule

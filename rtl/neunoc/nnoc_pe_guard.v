@@ -1,0 +1,107 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  nnoc_pe_guard.v
+//
+// Purpose:   Checks the flit stream a PE injects and repairs it, so a faulty PE cannot wedge
+//            the network. Whatever it sees, the network receives only well-formed packets
+//            (head, then bodies and a tail, or a head-only packet) that obey the multicast
+//            length rule. Each repair pulses err_o for one cycle:
+//              * a body, tail or PP flit outside a packet: dropped
+//              * a PP flit inside a packet (PEs send unpacked data): dropped
+//              * a head with no destination router or no destination PE: the whole packet is
+//                dropped (up to its tail, or up to the next head)
+//              * a head inside a packet (the tail is missing): a zero-word tail closes the
+//                open packet first, then the head starts its own
+//              * a multicast packet (more than one destination router) longer than Depth
+//                flits: its Depth-th flit leaves as the tail and the rest is dropped
+//            Well-formed packets pass unchanged with no added latency (combinational).
+//
+// Parameters:
+//   FlitW, SingleBit   as nnoc_mesh_router
+//   NR, K              destination string widths: dst_mesh [NR-1:0], dst_pe [NR +: K]
+//   Depth              VC depth (the multicast length limit, in flits)
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module nnoc_pe_guard #(
+  parameter FlitW     = 24,
+  parameter SingleBit = 20,
+  parameter NR        = 4,
+  parameter K         = 4,
+  parameter Depth     = 4
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire             in_valid_i,
+  output wire             in_ready_o,
+  input  wire [FlitW-1:0] in_flit_i,
+  output wire             out_valid_o,
+  input  wire             out_ready_i,
+  output wire [FlitW-1:0] out_flit_o,
+  output wire             err_o
+);
+
+  localparam [1:0] TyBody = 2'b00, TyHead = 2'b01, TyTail = 2'b10, TyPp = 2'b11;
+  localparam integer CntW = $clog2(Depth + 1);
+  localparam [CntW-1:0] LastSlot = Depth - 1;   // flits sent before a multicast's forced tail
+
+  reg            in_pkt_q;   // a packet is open downstream
+  reg            drop_q;     // dropping the rest of a packet
+  reg            mc_q;       // the open packet is a multicast
+  reg [CntW-1:0] cnt_q;      // flits of the open packet sent so far
+
+  wire [1:0]    ty      = in_flit_i[FlitW-1 -: 2];
+  wire [NR-1:0] dmesh   = in_flit_i[NR-1:0];
+  wire [K-1:0]  dpe     = in_flit_i[NR +: K];
+  wire          single  = in_flit_i[SingleBit];
+  wire          no_dest = dmesh == {NR{1'b0}} || dpe == {K{1'b0}};
+  wire          multi   = (dmesh & (dmesh - 1'b1)) != {NR{1'b0}};
+
+  // what to do with the input flit this cycle
+  wire head_in_pkt = ty == TyHead && in_pkt_q && !drop_q;   // close the open packet first
+  wire stray       = !in_pkt_q && ty != TyHead;             // outside a packet
+  wire pp_in_pkt   = in_pkt_q && !drop_q && ty == TyPp;
+  wire bad_head    = ty == TyHead && !head_in_pkt && no_dest;
+  wire dropping    = drop_q && ty != TyHead;                // rest of a dropped packet
+  wire force_tail  = in_pkt_q && !drop_q && mc_q && ty == TyBody && cnt_q == LastSlot;
+  wire discard     = stray || pp_in_pkt || bad_head || dropping;
+
+  wire [FlitW-1:0] zero_tail = {TyTail, {(FlitW-2){1'b0}}};
+  assign out_valid_o = in_valid_i && !discard;
+  assign out_flit_o  = head_in_pkt ? zero_tail :
+                       force_tail  ? {TyTail, in_flit_i[FlitW-3:0]} : in_flit_i;
+  assign in_ready_o  = discard || (out_ready_i && !head_in_pkt);
+  wire   take        = in_valid_i && in_ready_o;
+  wire   sent        = out_valid_o && out_ready_i;
+  assign err_o       = in_valid_i && (stray || pp_in_pkt || (bad_head && in_ready_o) ||
+                                      (head_in_pkt && out_ready_i) || (force_tail && out_ready_i));
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_pkt_q <= 1'b0;
+      drop_q   <= 1'b0;
+      mc_q     <= 1'b0;
+      cnt_q    <= {CntW{1'b0}};
+    end else if (sent && head_in_pkt) begin
+      in_pkt_q <= 1'b0;                       // the head is taken next cycle
+    end else if (take) begin
+      if (ty == TyHead) begin
+        in_pkt_q <= !single;
+        drop_q   <= bad_head && !single;
+        mc_q     <= multi;
+        cnt_q    <= {{(CntW-1){1'b0}}, 1'b1};
+      end else if (force_tail) begin
+        drop_q   <= 1'b1;                     // the packet is closed; drop its remainder
+        cnt_q    <= cnt_q + 1'b1;
+      end else if (dropping && ty == TyTail) begin
+        in_pkt_q <= 1'b0;
+        drop_q   <= 1'b0;
+      end else if (sent) begin
+        cnt_q    <= cnt_q + 1'b1;
+        if (ty == TyTail) in_pkt_q <= 1'b0;
+      end
+    end
+  end
+
+endmodule

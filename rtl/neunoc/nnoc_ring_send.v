@@ -1,0 +1,61 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  nnoc_ring_send.v
+//
+// Purpose:   Ring router on the send channel of a local ring (Figure 36b): merges the flits in
+//            flight from the upstream ring router with the packets its PE injects, towards the
+//            mesh router. Allocation is per packet (wormhole, flits of two packets never mix)
+//            and flits in flight win: at a packet boundary the upstream packet goes first, and
+//            the PE's packet goes when no upstream flit is waiting. The output is a skid buffer:
+//            one cycle pass-through, with registered valid and ready in both directions.
+//
+// Parameters:
+//   FlitW, SingleBit   flit width and head-only bit (as nnoc_mesh_router)
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+
+module nnoc_ring_send #(
+  parameter FlitW     = 24,
+  parameter SingleBit = 20
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire             up_valid_i,    // in flight from the upstream ring router
+  output wire             up_ready_o,
+  input  wire [FlitW-1:0] up_flit_i,
+  input  wire             pe_valid_i,    // injected by this router's PE
+  output wire             pe_ready_o,
+  input  wire [FlitW-1:0] pe_flit_i,
+  output wire             out_valid_o,
+  input  wire             out_ready_i,
+  output wire [FlitW-1:0] out_flit_o
+);
+
+  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+  localparam [1:0] OwnNone = 2'd0, OwnUp = 2'd1, OwnPe = 2'd2;
+
+  reg  [1:0] own_q;   // input whose packet is passing (OwnNone at a packet boundary)
+  wire [1:0] own = (own_q != OwnNone) ? own_q : (up_valid_i ? OwnUp : OwnPe);
+
+  wire             sel_valid = (own == OwnUp) ? up_valid_i : pe_valid_i;
+  wire [FlitW-1:0] sel_flit  = (own == OwnUp) ? up_flit_i : pe_flit_i;
+  wire             skid_ready;
+  wire             fire = sel_valid && skid_ready;
+  wire             last = sel_flit[FlitW-1 -: 2] == TyTail ||
+                          (sel_flit[FlitW-1 -: 2] == TyHead && sel_flit[SingleBit]);
+
+  assign up_ready_o = own == OwnUp && skid_ready;
+  assign pe_ready_o = own == OwnPe && skid_ready;
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)   own_q <= OwnNone;
+    else if (fire) own_q <= last ? OwnNone : own;
+  end
+
+  cc_skid_buffer #(.Width(FlitW)) u_out (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(sel_valid), .in_ready_o(skid_ready), .in_data_i(sel_flit),
+    .out_valid_o(out_valid_o), .out_ready_i(out_ready_i), .out_data_o(out_flit_o));
+
+endmodule

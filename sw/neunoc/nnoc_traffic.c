@@ -1,0 +1,635 @@
+/* nnoc_traffic -- traffic generator of Neu-NoC: writes the traffic file format of
+ * cmodel/include/neunoc.h.  Design notes in docs/neunoc_workloads.md; the short form:
+ *
+ * usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn [-o FILE|-] [--seed S (1)]
+ *          [--data-w 16] [--tag-w 8] [--cnt-w 4] [--vc-depth 8]
+ *   or:  nnoc_traffic --check FILE [--data-w/--tag-w/--cnt-w/--vc-depth] [-o FILE|-]
+ *          (reads FILE with the library reader, checks every packet with nnoc_pkt_check,
+ *          rewrites it in canonical form with -o; errors "path:line: reason")
+ *   synthetic: [--k 8] [--cols 9] [--rows 9] [--rate R (0.01 packets/PE/cycle)]
+ *          [--len N | A:B (words, 4)] [--cycles N (1000)] [--mcast-frac F (0)]
+ *          [--mcast-dests D (4 routers)] [--zero-frac Z (0)] [--zero-run L (4)]
+ *          [--hotspot-frac F (0.2)] [--hotspot PE (PE 0 of the centre router)]
+ *   nn:    --map MAPFILE (from nnoc_map -o) [--images N (10)] [--rate R (0.01 images/cycle)]
+ *          [--layer-delay D (100 cycles)] [--threshold T (0)] [--no-multicast]
+ * Bad arguments, a bad map file or an unwritable output: one-line error on stderr, exit 1.
+ * A one-line summary goes to stderr ("nnoc_traffic: summary key=value ...").  The file is a
+ * function of the arguments only.
+ *
+ * Synthetic: every cycle 0..cycles-1, every PE (in id order) creates a packet with probability
+ * R (Bernoulli).  Destination PE: uniform over the other PEs; transpose: router (x, y) sends to
+ * router (y, x), same ring position (square meshes only; PEs on the diagonal send nothing);
+ * hotspot: with probability F the hotspot PE, else uniform.  With probability mcast-frac a
+ * packet is instead a multicast to D distinct routers other than its own (uniform) at one
+ * ring position (uniform).  Length: N words, or uniform in A..B.  Words: a two-state Markov
+ * chain per packet, zero runs of geometric length with mean L, non-zero runs with mean
+ * L (1 - Z) / Z so that a fraction Z of the words is zero; non-zero words uniform in
+ * 1 .. 2^DataW - 1.  Multicast packets must satisfy 1 + B <= vc-depth (refused otherwise).
+ * NN: the mapping's layers (input layer excluded) run image after image: image i arrives at a
+ * cycle drawn by a Bernoulli(R) process; mapped layer l's PEs create their output packets at
+ * t_i + l * D (a fixed compute delay per layer; no closed loop).  Each PE of layer l sends its
+ * neurons' activations (one word each) to every ring of layer l + 1: with multicast one packet
+ * per distinct dst_pe mask (rings holding K PEs get all K bits; a layer's last, partly filled
+ * ring its own mask) whose dst_mesh has all those rings' routers; a multicast that would break
+ * 1 + nwords <= vc-depth is cut into packets of vc-depth - 1 words; with --no-multicast one
+ * packet per destination ring.  Activations: a = max(0, z), z ~ N(0, 1) per neuron and image
+ * (a stream seeded by seed, image, layer and PE), zeroed when a < T, quantized as unsigned
+ * Q(0, DataW) of a / 4 (saturating at 4.0) and rounded to nearest; so the zero fraction is
+ * Phi(T) (50% at T = 0).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neunoc.h"
+
+static const char *g_prog = "nnoc_traffic";
+static const char *g_out_path = "stdout";
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", g_prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+static long parse_long(const char *opt, const char *s, long lo, long hi) {
+  if (!s) die("%s needs a value", opt);
+  if (*s < '0' || *s > '9') die("%s: '%s' is not a decimal number", opt, s);
+  errno = 0;
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (*end || errno == ERANGE) die("%s: '%s' is not a decimal number", opt, s);
+  if (v < lo || v > hi) die("%s: %ld out of range %ld..%ld", opt, v, lo, hi);
+  return v;
+}
+
+static double parse_double(const char *opt, const char *s, double lo, double hi) {
+  if (!s) die("%s needs a value", opt);
+  if (!((*s >= '0' && *s <= '9') || *s == '.')) die("%s: '%s' is not a number", opt, s);
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (*end || errno == ERANGE || v != v) die("%s: '%s' is not a number", opt, s);
+  if (v < lo || v > hi) die("%s: %g out of range %g..%g", opt, v, lo, hi);
+  return v;
+}
+
+/* ---------------------------------------------------------------- random numbers */
+
+typedef struct {
+  uint64_t s;
+} rng_t;
+
+static uint64_t rng_next(rng_t *r) { /* splitmix64 */
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static double rng_unit(rng_t *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+static int rng_below(rng_t *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
+static int bernoulli(rng_t *r, double p) { return p > 0 && rng_unit(r) < p; }
+
+static double gauss(rng_t *r) { /* Box-Muller, one value per call */
+  double u1 = rng_unit(r), u2 = rng_unit(r);
+  if (u1 < 1e-300) u1 = 1e-300;
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* ---------------------------------------------------------------- output and statistics */
+
+static FILE *g_out;
+static nnoc_cfg_t g_cfg;
+static int g_vc_depth = 8;
+static uint32_t *g_tagctr; /* per-source packet counter */
+static struct {
+  long long pkts, mcast, words, zeros, flits_unpacked, flits_packed;
+} g_st;
+
+static void count(const nnoc_pkt_t *p) {
+  g_st.pkts++;
+  if (nnoc_mask_popcount(p->dst_mesh, nnoc_routers(&g_cfg)) > 1) g_st.mcast++;
+  g_st.words += p->nwords;
+  for (int i = 0; i < p->nwords; i++) g_st.zeros += p->words[i] == 0;
+  g_st.flits_unpacked += nnoc_mesh_flits(&g_cfg, p, 0);
+  g_st.flits_packed += nnoc_mesh_flits(&g_cfg, p, 1);
+}
+
+static void emit(nnoc_pkt_t *p) {
+  p->tag = g_tagctr[p->src] & ((1u << g_cfg.tag_w) - 1u);
+  g_tagctr[p->src]++;
+  char e[256];
+  if (nnoc_pkt_check(&g_cfg, p, g_vc_depth, e, sizeof e) != 0)
+    die("internal error: generated packet refused by nnoc_pkt_check: %s", e);
+  if (nnoc_traffic_write_pkt(g_out, &g_cfg, p) != 0) die("%s: write error", g_out_path);
+  count(p);
+}
+
+/* --check: reads a traffic file with the library reader, checks every packet against the
+ * network (nnoc_pkt_check with --vc-depth) and, with -o, writes it back in canonical form. */
+static void run_check(const char *path) {
+  static nnoc_pkt_t p;
+  char e[600];
+  nnoc_traffic_t *t = nnoc_traffic_open(path, &g_cfg, e, sizeof e);
+  if (!t) die("%s", e);
+  if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0) die("%s: write error", g_out_path);
+  long long n = 0;
+  int rc;
+  while ((rc = nnoc_traffic_next(t, &p, e, sizeof e)) == 1) {
+    n++;
+    char pe[256];
+    if (nnoc_pkt_check(&g_cfg, &p, g_vc_depth, pe, sizeof pe) != 0)
+      die("%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
+    if (g_out && nnoc_traffic_write_pkt(g_out, &g_cfg, &p) != 0)
+      die("%s: write error", g_out_path);
+    count(&p);
+  }
+  nnoc_traffic_close(t);
+  if (rc < 0) die("%s", e);
+}
+
+static void clear_dst(nnoc_pkt_t *p) {
+  memset(p->dst_mesh, 0, sizeof p->dst_mesh);
+  p->dst_pe = 0;
+}
+
+/* ---------------------------------------------------------------- synthetic traffic */
+
+typedef struct {
+  int pattern; /* 0 uniform, 1 transpose, 2 hotspot */
+  double rate;
+  int len_lo, len_hi;
+  long cycles;
+  double mcast_frac;
+  int mcast_dests;
+  double zero_frac, zero_run;
+  double hot_frac;
+  int hot_pe;
+} synth_t;
+
+static void fill_words(rng_t *r, const synth_t *s, nnoc_pkt_t *p) {
+  uint32_t maxw = g_cfg.data_w >= 32 ? 0xffffffffu : (1u << g_cfg.data_w) - 1u;
+  double z = s->zero_frac;
+  int zero = bernoulli(r, z);
+  double leave_zero = 1.0 / s->zero_run;
+  double leave_nz = z > 0 && z < 1 ? 1.0 / (s->zero_run * (1.0 - z) / z) : 0.0;
+  for (int i = 0; i < p->nwords; i++) {
+    if (i > 0 && z > 0 && z < 1) {
+      if (zero ? bernoulli(r, leave_zero) : bernoulli(r, leave_nz)) zero = !zero;
+    }
+    if (z >= 1) zero = 1;
+    p->words[i] = zero ? 0 : 1u + (uint32_t)(rng_next(r) % (uint64_t)maxw);
+  }
+}
+
+static void run_synth(const synth_t *s, uint64_t seed) {
+  static nnoc_pkt_t p;
+  rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x5eedull};
+  int nr = nnoc_routers(&g_cfg), k = g_cfg.k, npe = nnoc_pes(&g_cfg);
+  int *pick = malloc(sizeof(int) * (size_t)nr);
+  if (!pick) die("out of memory");
+  for (long t = 0; t < s->cycles; t++) {
+    for (int src = 0; src < npe; src++) {
+      if (!bernoulli(&r, s->rate)) continue;
+      memset(&p, 0, offsetof(nnoc_pkt_t, words));
+      p.t = (uint64_t)t;
+      p.src = src;
+      int sr = src / k;
+      if (s->mcast_frac > 0 && bernoulli(&r, s->mcast_frac)) {
+        /* D distinct routers other than the source's: a partial Fisher-Yates draw */
+        int m = 0;
+        for (int q = 0; q < nr; q++)
+          if (q != sr) pick[m++] = q;
+        for (int q = 0; q < s->mcast_dests; q++) {
+          int j = q + rng_below(&r, m - q);
+          int tmp = pick[q];
+          pick[q] = pick[j];
+          pick[j] = tmp;
+          nnoc_mask_set(p.dst_mesh, pick[q], 1);
+        }
+        p.dst_pe = 1u << rng_below(&r, k);
+      } else {
+        int dst;
+        if (s->pattern == 1) {
+          int x = sr % g_cfg.cols, y = sr / g_cfg.cols;
+          dst = (x * g_cfg.cols + y) * k + src % k;
+          if (dst == src) continue; /* the diagonal sends nothing */
+        } else if (s->pattern == 2 && src != s->hot_pe && bernoulli(&r, s->hot_frac)) {
+          dst = s->hot_pe;
+        } else {
+          dst = rng_below(&r, npe - 1);
+          if (dst >= src) dst++;
+        }
+        clear_dst(&p);
+        nnoc_mask_set(p.dst_mesh, dst / k, 1);
+        p.dst_pe = 1u << (dst % k);
+      }
+      p.nwords = s->len_lo + (s->len_hi > s->len_lo ? rng_below(&r, s->len_hi - s->len_lo + 1) : 0);
+      fill_words(&r, s, &p);
+      emit(&p);
+    }
+  }
+  free(pick);
+}
+
+/* ---------------------------------------------------------------- mapping files (nnoc_map) */
+
+#define MAX_LAYERS 16
+
+typedef struct {
+  int k, cols, rows, npe, input, nl;
+  int neurons[MAX_LAYERS], pes[MAX_LAYERS], rings[MAX_LAYERS];
+  int *router[MAX_LAYERS]; /* router of ring j of layer l */
+  int *rpes[MAX_LAYERS];   /* PEs in that ring */
+} nnmap_t;
+
+static void map_err(const char *path, long line, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
+static void map_err(const char *path, long line, const char *fmt, ...) {
+  char msg[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  die("%s:%ld: %s", path, line, msg);
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* Splits s in place into at most max tokens; returns their number (max + 1 if more). */
+static int split(char *s, char **tok, int max) {
+  int n = 0;
+  for (;;) {
+    while (is_space(*s)) s++;
+    if (!*s) return n;
+    if (n == max) return max + 1;
+    tok[n++] = s;
+    while (*s && !is_space(*s)) s++;
+    if (*s) *s++ = '\0';
+  }
+}
+
+/* Decimal fields tok[0..nt-1]; returns 0 when exactly n were there. */
+static int fields(char **tok, int nt, long *v, int n) {
+  int got = 0;
+  for (int i = 0; i < nt; i++) {
+    const char *tk = tok[i];
+    if (got == n || *tk < '0' || *tk > '9') return -1;
+    errno = 0;
+    char *end;
+    long x = strtol(tk, &end, 10);
+    if (*end || errno) return -1;
+    v[got++] = x;
+  }
+  return got == n ? 0 : -1;
+}
+
+static void read_map(const char *path, nnmap_t *m) {
+  FILE *f = fopen(path, "r");
+  if (!f) die("%s: cannot open: %s", path, strerror(errno));
+  memset(m, 0, sizeof *m);
+  char buf[1024];
+  long line = 0;
+  int have_hdr = 0, have_net = 0, have_npe = 0, have_input = 0, nring = 0, total_rings = 0;
+  int *used = NULL;
+  while (fgets(buf, sizeof buf, f)) {
+    line++;
+    if (!strchr(buf, '\n') && !feof(f)) map_err(path, line, "line too long");
+    char *h = strchr(buf, '#');
+    if (h) *h = '\0';
+    char *tok[8];
+    int nt = split(buf, tok, 7);
+    if (!nt) continue;
+    char *kw = tok[0];
+    char **rest = tok + 1;
+    nt = nt > 7 ? 6 : nt - 1; /* more than 6 fields: too many for any line */
+    long v[5];
+    if (!have_hdr) {
+      if (strcmp(kw, "nnoc-map") || fields(rest, nt, v, 1) || v[0] != 1)
+        map_err(path, line, "expected the header 'nnoc-map 1'");
+      have_hdr = 1;
+    } else if (!strcmp(kw, "net")) {
+      if (have_net) map_err(path, line, "second 'net' line");
+      if (fields(rest, nt, v, 3)) map_err(path, line, "expected 'net <K> <Cols> <Rows>'");
+      nnoc_cfg_t c = g_cfg;
+      c.k = (int)v[0], c.cols = (int)v[1], c.rows = (int)v[2];
+      char e[200];
+      if (v[0] > NNOC_MAX_K || v[1] > NNOC_MAX_ROUTERS || v[2] > NNOC_MAX_ROUTERS ||
+          nnoc_cfg_check(&c, e, sizeof e) != 0)
+        map_err(path, line, "bad network %ld %ld %ld", v[0], v[1], v[2]);
+      m->k = c.k, m->cols = c.cols, m->rows = c.rows;
+      used = calloc((size_t)(c.cols * c.rows), sizeof(int));
+      if (!used) die("out of memory");
+      have_net = 1;
+    } else if (!strcmp(kw, "bench")) {
+      /* informational */
+    } else if (!strcmp(kw, "neurons-per-pe")) {
+      if (fields(rest, nt, v, 1) || v[0] < 1 || v[0] > NNOC_MAX_WORDS)
+        map_err(path, line, "expected 'neurons-per-pe <1..%d>'", NNOC_MAX_WORDS);
+      m->npe = (int)v[0];
+      have_npe = 1;
+    } else if (!strcmp(kw, "input")) {
+      if (fields(rest, nt, v, 1)) map_err(path, line, "expected 'input <neurons>'");
+      m->input = (int)v[0];
+      have_input = 1;
+    } else if (!strcmp(kw, "layer")) {
+      if (!have_net || !have_npe) map_err(path, line, "'layer' before 'net' and 'neurons-per-pe'");
+      if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'layer <l> <neurons> <pes> <rings>'");
+      if (v[0] != m->nl || m->nl == MAX_LAYERS)
+        map_err(path, line, "layer %ld out of order (expected %d)", v[0], m->nl);
+      if (v[1] < 1 || v[2] != (v[1] + m->npe - 1) / m->npe || v[3] != (v[2] + m->k - 1) / m->k)
+        map_err(path, line, "layer %ld: neurons, PEs and rings do not agree", v[0]);
+      int l = m->nl++;
+      m->neurons[l] = (int)v[1], m->pes[l] = (int)v[2], m->rings[l] = (int)v[3];
+      total_rings += m->rings[l];
+      if (total_rings > m->cols * m->rows)
+        map_err(path, line, "more rings than the %d routers", m->cols * m->rows);
+      m->router[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
+      m->rpes[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
+      if (!m->router[l] || !m->rpes[l]) die("out of memory");
+    } else if (!strcmp(kw, "ring")) {
+      if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'ring <l> <j> <router> <npes>'");
+      /* rings come in layer order, ring order */
+      int l = 0, j = nring;
+      while (l < m->nl && j >= m->rings[l]) j -= m->rings[l], l++;
+      if (l >= m->nl) map_err(path, line, "more rings than the layer lines declare");
+      if (v[0] != l || v[1] != j)
+        map_err(path, line, "ring %ld %ld out of order (expected ring %d %d)", v[0], v[1], l, j);
+      if (v[2] < 0 || v[2] >= m->cols * m->rows)
+        map_err(path, line, "router %ld out of range (0..%d)", v[2], m->cols * m->rows - 1);
+      if (used[v[2]]) map_err(path, line, "router %ld holds two rings", v[2]);
+      int want = m->pes[l] - j * m->k;
+      if (want > m->k) want = m->k;
+      if (v[3] != want) map_err(path, line, "ring %d %d holds %d PEs, not %ld", l, j, want, v[3]);
+      used[v[2]] = 1;
+      m->router[l][j] = (int)v[2];
+      m->rpes[l][j] = (int)v[3];
+      nring++;
+    } else {
+      map_err(path, line, "unknown line '%s'", kw);
+    }
+  }
+  if (ferror(f)) die("%s: read error", path);
+  fclose(f);
+  free(used);
+  if (!have_hdr) die("%s: empty file (no 'nnoc-map 1' header)", path);
+  if (!have_net || !have_npe || !have_input || m->nl < 2)
+    die("%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)", path);
+  if (nring != total_rings) die("%s: %d ring lines, the layers declare %d", path, nring, total_rings);
+}
+
+/* ---------------------------------------------------------------- NN layer traffic */
+
+typedef struct {
+  long long t;
+  int image, layer;
+} event_t;
+
+static int event_cmp(const void *a, const void *b) {
+  const event_t *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->image != y->image) return x->image < y->image ? -1 : 1;
+  return x->layer - y->layer;
+}
+
+static void run_nn(const nnmap_t *m, long images, double rate, long delay, double thr,
+                   int multicast, uint64_t seed) {
+  static nnoc_pkt_t p;
+  rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x1e4aull};
+  int nev = (int)images * (m->nl - 1);
+  event_t *ev = malloc(sizeof(event_t) * (size_t)nev);
+  if (!ev) die("out of memory");
+  long long t = 0;
+  int e = 0;
+  for (long i = 0; i < images; i++) {
+    while (!bernoulli(&r, rate)) t++;
+    for (int l = 0; l + 1 < m->nl; l++) ev[e++] = (event_t){t + (long long)l * delay, (int)i, l};
+    t++;
+  }
+  qsort(ev, (size_t)nev, sizeof *ev, event_cmp);
+  uint32_t maxq = g_cfg.data_w >= 32 ? 0xffffffffu : (1u << g_cfg.data_w) - 1u;
+  int k = m->k;
+  for (e = 0; e < nev; e++) {
+    int l = ev[e].layer;
+    for (int j = 0; j < m->rings[l]; j++)
+      for (int pos = 0; pos < m->rpes[l][j]; pos++) {
+        int q = j * k + pos; /* PE index within the layer */
+        int src = m->router[l][j] * k + pos;
+        int nw = m->neurons[l] - q * m->npe;
+        if (nw > m->npe) nw = m->npe;
+        rng_t a = {seed ^ ((uint64_t)ev[e].image << 40) ^ ((uint64_t)l << 32) ^ (uint64_t)src};
+        a.s = rng_next(&a);
+        uint32_t act[NNOC_MAX_WORDS];
+        for (int w = 0; w < nw; w++) {
+          double z = gauss(&a);
+          double v = z > 0 ? z : 0;
+          if (v < thr) v = 0;
+          double qv = floor(v / 4.0 * (double)maxq + 0.5);
+          act[w] = qv >= (double)maxq ? maxq : (uint32_t)qv;
+        }
+        /* destination rings of layer l + 1, grouped by their dst_pe mask */
+        int nd = m->rings[l + 1];
+        for (int g = 0; g < nd; g++) {
+          uint32_t mask = m->rpes[l + 1][g] >= 32 ? 0xffffffffu : (1u << m->rpes[l + 1][g]) - 1u;
+          int first = 1;
+          for (int h = 0; h < g; h++)
+            if (m->rpes[l + 1][h] == m->rpes[l + 1][g]) first = 0;
+          if (multicast && !first) continue;
+          memset(&p, 0, offsetof(nnoc_pkt_t, words));
+          p.t = (uint64_t)ev[e].t;
+          p.src = src;
+          p.dst_pe = mask;
+          int ndst = 0;
+          for (int h = 0; h < nd; h++) {
+            if (multicast ? m->rpes[l + 1][h] != m->rpes[l + 1][g] : h != g) continue;
+            nnoc_mask_set(p.dst_mesh, m->router[l + 1][h], 1);
+            ndst++;
+          }
+          int chunk = ndst > 1 ? g_vc_depth - 1 : NNOC_MAX_WORDS;
+          for (int off = 0; off < nw; off += chunk) {
+            p.nwords = nw - off < chunk ? nw - off : chunk;
+            memcpy(p.words, act + off, sizeof(uint32_t) * (size_t)p.nwords);
+            emit(&p);
+          }
+        }
+      }
+  }
+  free(ev);
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char **argv) {
+  const char *pattern = NULL, *out = NULL, *map = NULL, *len = NULL, *check = NULL;
+  long seed = 1, k = 8, cols = 9, rows = 9, cycles = 1000, images = 10, delay = 100;
+  long mcast_dests = 4, hot_pe = -1;
+  double rate = 0.01, mcast_frac = 0, zero_frac = 0, zero_run = 4, hot_frac = 0.2, thr = 0;
+  int multicast = 1, saw_synth = 0, saw_nn = 0;
+  g_cfg = (nnoc_cfg_t){8, 9, 9, 16, 8, 4};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define STR(name, var)                         \
+  if (!strcmp(a, name)) {                      \
+    if (!v) die("%s needs a value", name);     \
+    var = v, i++;                              \
+    continue;                                  \
+  }
+    STR("--pattern", pattern);
+    STR("-o", out);
+    STR("--map", map);
+    STR("--check", check);
+    if (!strcmp(a, "--len")) {
+      if (!v) die("--len needs a value");
+      len = v, i++, saw_synth = 1;
+      continue;
+    }
+#undef STR
+    if (!strcmp(a, "--seed")) seed = parse_long(a, v, 0, 2000000000L);
+    else if (!strcmp(a, "--data-w")) g_cfg.data_w = (int)parse_long(a, v, 1, 32);
+    else if (!strcmp(a, "--tag-w")) g_cfg.tag_w = (int)parse_long(a, v, 1, 16);
+    else if (!strcmp(a, "--cnt-w")) g_cfg.cnt_w = (int)parse_long(a, v, 1, 16);
+    else if (!strcmp(a, "--vc-depth")) g_vc_depth = (int)parse_long(a, v, 2, 1 << 20);
+    else if (!strcmp(a, "--rate")) rate = parse_double(a, v, 0, 1);
+    else if (!strcmp(a, "--k")) k = parse_long(a, v, 1, NNOC_MAX_K), saw_synth = 1;
+    else if (!strcmp(a, "--cols")) cols = parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--rows")) rows = parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--cycles")) cycles = parse_long(a, v, 1, 100000000L), saw_synth = 1;
+    else if (!strcmp(a, "--mcast-frac")) mcast_frac = parse_double(a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--mcast-dests"))
+      mcast_dests = parse_long(a, v, 2, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--zero-frac")) zero_frac = parse_double(a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--zero-run")) zero_run = parse_double(a, v, 1, 1e6), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot-frac")) hot_frac = parse_double(a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot")) hot_pe = parse_long(a, v, 0, 1 << 20), saw_synth = 1;
+    else if (!strcmp(a, "--images")) images = parse_long(a, v, 1, 1000000), saw_nn = 1;
+    else if (!strcmp(a, "--layer-delay")) delay = parse_long(a, v, 0, 100000000L), saw_nn = 1;
+    else if (!strcmp(a, "--threshold")) thr = parse_double(a, v, 0, 1e6), saw_nn = 1;
+    else if (!strcmp(a, "--no-multicast")) {
+      multicast = 0, saw_nn = 1;
+      continue;
+    } else
+      die("unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
+          "[options] [-o FILE])", a);
+    i++;
+  }
+  if (check) {
+    if (pattern || map || saw_synth || saw_nn)
+      die("--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
+    if (out) {
+      g_out_path = out;
+      g_out = !strcmp(out, "-") ? stdout : fopen(out, "w");
+      if (!g_out) die("%s: cannot open for writing: %s", out, strerror(errno));
+    }
+    run_check(check);
+    if (g_out) {
+      int bad = ferror(g_out);
+      bad |= g_out == stdout ? fflush(g_out) != 0 : fclose(g_out) != 0;
+      if (bad) die("%s: write error", g_out_path);
+    }
+    fprintf(stderr,
+            "%s: summary check=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
+            "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
+            g_prog, check, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
+            g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
+            g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
+    return 0;
+  }
+  if (!pattern) die("no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
+  int pat;
+  if (!strcmp(pattern, "uniform")) pat = 0;
+  else if (!strcmp(pattern, "transpose")) pat = 1;
+  else if (!strcmp(pattern, "hotspot")) pat = 2;
+  else if (!strcmp(pattern, "nn")) pat = 3;
+  else die("--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
+  char e[200];
+  nnmap_t m;
+  synth_t s = {pat, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
+               hot_frac, (int)hot_pe};
+  if (pat == 3) {
+    if (!map) die("--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
+    if (saw_synth) die("--pattern nn takes its network from the map; synthetic options refused");
+    if (rate <= 0) die("--rate must be > 0 for --pattern nn (images per cycle)");
+    read_map(map, &m);
+    g_cfg.k = m.k, g_cfg.cols = m.cols, g_cfg.rows = m.rows;
+    if (m.npe > NNOC_MAX_WORDS) die("neurons-per-pe above %d", NNOC_MAX_WORDS);
+  } else {
+    if (map || saw_nn) die("--map, --images, --layer-delay, --threshold, --no-multicast are for "
+                           "--pattern nn");
+    g_cfg.k = (int)k, g_cfg.cols = (int)cols, g_cfg.rows = (int)rows;
+    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) die("%s", e);
+    if (len) {
+      char *end;
+      errno = 0;
+      long lo = (*len >= '0' && *len <= '9') ? strtol(len, &end, 10) : -1, hi = lo;
+      if (lo >= 0 && *end == ':') {
+        const char *h = end + 1;
+        hi = (*h >= '0' && *h <= '9') ? strtol(h, &end, 10) : -1;
+      }
+      if (lo < 0 || hi < lo || *end || errno || hi > NNOC_MAX_WORDS)
+        die("--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
+      s.len_lo = (int)lo, s.len_hi = (int)hi;
+    }
+    int nr = nnoc_routers(&g_cfg);
+    if (pat == 1 && cols != rows) die("--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
+    if (pat == 2) {
+      if (hot_pe < 0) s.hot_pe = ((rows / 2) * (int)cols + (int)cols / 2) * (int)k;
+      if (s.hot_pe >= nnoc_pes(&g_cfg))
+        die("--hotspot %d is not a PE of the network (0..%d)", s.hot_pe, nnoc_pes(&g_cfg) - 1);
+    } else if (hot_pe >= 0) {
+      die("--hotspot is for --pattern hotspot");
+    }
+    if (nnoc_pes(&g_cfg) < 2) die("the network has one PE: nothing to send");
+    if (mcast_frac > 0) {
+      if (mcast_dests > nr - 1)
+        die("--mcast-dests %ld: the mesh has only %d other routers", mcast_dests, nr - 1);
+      if (1 + s.len_hi > g_vc_depth)
+        die("multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
+            "or raise --vc-depth", s.len_hi, g_vc_depth);
+    }
+    if (zero_frac > 0 && zero_frac < 1 && zero_run * (1 - zero_frac) / zero_frac < 1)
+      die("--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
+          "(need zero-frac <= run / (run + 1))", zero_frac, zero_run);
+  }
+  int npe = nnoc_pes(&g_cfg);
+  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) die("%s", e);
+  g_tagctr = calloc((size_t)npe, sizeof(uint32_t));
+  if (!g_tagctr) die("out of memory");
+  if (!out || !strcmp(out, "-")) {
+    g_out = stdout;
+  } else {
+    g_out_path = out;
+    g_out = fopen(out, "w");
+    if (!g_out) die("%s: cannot open for writing: %s", out, strerror(errno));
+  }
+  if (nnoc_traffic_write_header(g_out, &g_cfg) != 0) die("%s: write error", g_out_path);
+  fprintf(g_out, "# nnoc_traffic");
+  for (int i = 1; i < argc; i++) fprintf(g_out, " %s", argv[i]);
+  fprintf(g_out, "\n");
+  if (pat == 3)
+    run_nn(&m, images, rate, delay, thr, multicast, (uint64_t)seed);
+  else
+    run_synth(&s, (uint64_t)seed);
+  int bad = ferror(g_out);
+  if (g_out != stdout) bad |= fclose(g_out) != 0;
+  else bad |= fflush(g_out) != 0;
+  if (bad) die("%s: write error", g_out_path);
+  fprintf(stderr,
+          "%s: summary pattern=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
+          "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
+          g_prog, pattern, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
+          g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
+          g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
+  return 0;
+}

@@ -44,7 +44,8 @@ module nnoc_pe_guard #(
 
   localparam [1:0] TyBody = 2'b00, TyHead = 2'b01, TyTail = 2'b10, TyPp = 2'b11;
   localparam integer CntW = $clog2(Depth + 1);
-  localparam [CntW-1:0] LastSlot = Depth - 1;   // flits sent before a multicast's forced tail
+  localparam integer LastSlotI = Depth - 1;        // flits sent before a multicast's forced tail
+  localparam [CntW-1:0] LastSlot = LastSlotI[CntW-1:0];
 
   reg            in_pkt_q;   // a packet is open downstream
   reg            drop_q;     // dropping the rest of a packet

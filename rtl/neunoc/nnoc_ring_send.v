@@ -6,7 +6,8 @@
 //            flight from the upstream ring router with the packets its PE injects, towards the
 //            mesh router. Allocation is per packet (wormhole, flits of two packets never mix)
 //            and flits in flight win: at a packet boundary the upstream packet goes first, and
-//            the PE's packet goes when no upstream flit is waiting. The output is a skid buffer:
+//            the PE's packet goes when no upstream flit is waiting (once offered, a head is not
+//            taken back, so an upstream flit arriving a cycle later waits for that packet). The output is a skid buffer:
 //            one cycle pass-through, with registered valid and ready in both directions.
 //
 // Parameters:
@@ -48,9 +49,12 @@ module nnoc_ring_send #(
   assign up_ready_o = own == OwnUp && skid_ready;
   assign pe_ready_o = own == OwnPe && skid_ready;
 
+  // A flit offered to the output buffer stays offered until taken (the stream contract), so
+  // the choice made at a packet boundary is kept from the first cycle its head is offered.
   always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)   own_q <= OwnNone;
-    else if (fire) own_q <= last ? OwnNone : own;
+    if (!rst_ni)         own_q <= OwnNone;
+    else if (fire)       own_q <= last ? OwnNone : own;
+    else if (sel_valid)  own_q <= own;
   end
 
   cc_skid_buffer #(.Width(FlitW)) u_out (

@@ -1,0 +1,804 @@
+// tb_neunoc.cpp -- Neu-NoC network co-simulation against the C model (cmodel/neunoc) and
+// directed tests. Build-time network: -DNOC_K -DNOC_COLS -DNOC_ROWS -DNOC_V -DNOC_DEPTH
+// -DNOC_DATAW -DNOC_TAGW -DNOC_CNTW -DNOC_PACK (the same values as the -G parameters).
+//
+//   +test=random (default)  +n packets of random traffic: every PE injects at +rate (per mille
+//                           per cycle) packets of 0..+maxlen words (multicast ones at most
+//                           Depth-1), +mc percent multicast to 2..+mcmax routers with random
+//                           ring positions, words with zero runs (+zeros percent), random valid
+//                           gaps (+gap) and sink backpressure (+stall). Injection then stops
+//                           and the network must drain completely.
+//   +traffic=<file>         the packets of a traffic file (sw/neunoc/nnoc_traffic) injected at
+//                           their creation cycles (source queues are unbounded).
+//   +test=<name>            a directed test (table at the end of this file).
+//
+// Every delivered packet is checked against nnoc_delivery() of a packet that the network still
+// owes that PE (same source and tag, same flits); flits of one packet must arrive contiguously,
+// head first. At the end nothing may be owed (none missing), and no packet may arrive twice.
+// Prints "noc: ..." statistics (latency from creation and from injection, flits) before the
+// result line.
+#include <algorithm>
+#include <cinttypes>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vneunoc.h"
+#include "neunoc.h"
+#include "tb_lib.h"
+
+#ifndef NOC_K
+#define NOC_K 4
+#endif
+#ifndef NOC_COLS
+#define NOC_COLS 2
+#endif
+#ifndef NOC_ROWS
+#define NOC_ROWS 2
+#endif
+#ifndef NOC_V
+#define NOC_V 2
+#endif
+#ifndef NOC_DEPTH
+#define NOC_DEPTH 8
+#endif
+#ifndef NOC_DATAW
+#define NOC_DATAW 16
+#endif
+#ifndef NOC_TAGW
+#define NOC_TAGW 8
+#endif
+#ifndef NOC_CNTW
+#define NOC_CNTW 4
+#endif
+#ifndef NOC_PACK
+#define NOC_PACK 1
+#endif
+
+namespace {
+
+nnoc_cfg_t g_cfg;
+int g_fw, g_np, g_nr;
+
+long arg_long(const char *name, long dflt) {
+  const char *v = tb_plusarg(name);
+  if (!v) return dflt;
+  char *end;
+  long x = strtol(v, &end, 0);
+  if (*v == '\0' || *end != '\0') {
+    std::fprintf(stderr, "noc: +%s=%s: not a number\n", name, v);
+    std::exit(2);
+  }
+  return x;
+}
+
+// ---------------------------------------------------------------- flit <-> port bits
+template <class T>
+void put_flit(T &port, int idx, const nnoc_flit_t &f) {
+  for (int b = 0; b < g_fw; b += 32) {
+    int w = std::min(32, g_fw - b);
+    tb_set_bits(port, idx * g_fw + b, w, f.w[b / 32]);
+  }
+}
+template <class T>
+nnoc_flit_t get_flit(const T &port, int idx) {
+  nnoc_flit_t f;
+  std::memset(&f, 0, sizeof f);
+  for (int b = 0; b < g_fw; b += 32) {
+    int w = std::min(32, g_fw - b);
+    f.w[b / 32] = tb_get_bits(port, idx * g_fw + b, w);
+  }
+  return f;
+}
+template <class T>
+void set_bit(T &port, int i, bool v) {
+  tb_set_bits(port, i, 1, v ? 1u : 0u);
+}
+template <class T>
+bool get_bit(const T &port, int i) {
+  return tb_get_bits(port, i, 1) != 0;
+}
+
+bool flits_equal(const nnoc_flit_t *a, const nnoc_flit_t *b, int n) {
+  for (int i = 0; i < n; i++) {
+    if (std::memcmp(a[i].w, b[i].w, sizeof a[i].w) != 0) return false;
+  }
+  return true;
+}
+
+std::string flit_hex(const nnoc_flit_t &f) {
+  std::string s;
+  char buf[16];
+  for (int w = (g_fw - 1) / 32; w >= 0; w--) {
+    std::snprintf(buf, sizeof buf, "%08x", f.w[w]);
+    s += buf;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- the network environment
+struct Owed {          // one delivery the network owes a PE
+  long pkt;            // index into Env::pkts
+  std::vector<nnoc_flit_t> flits;
+};
+
+struct PktInfo {
+  uint64_t t_create;
+  uint64_t t_inject = 0;  // cycle the head entered the network
+  int ndest = 0;
+  int delivered = 0;
+};
+
+struct Env {
+  TbArgs a;
+  TbSim<Vneunoc> sim;
+  TbScore sc;
+  TbStall gap, stall;
+  std::vector<PktInfo> pkts;
+  std::vector<std::deque<std::pair<long, std::vector<nnoc_flit_t>>>> srcq;  // per source PE
+  std::vector<size_t> src_pos;                 // next flit of the front packet
+  std::vector<std::vector<nnoc_flit_t>> rx;    // flits of the packet arriving at each PE
+  std::multimap<uint64_t, Owed> owed;          // key: (dest PE, src PE, tag)
+  long owed_count = 0, delivered = 0, dup_or_unknown = 0;
+  double lat_sum = 0, net_lat_sum = 0;
+  uint64_t lat_max = 0;
+  long err_pulses = 0, drop_pulses = 0;
+  std::vector<int> gap_hold;                   // per PE: keep valid once raised (no withdraw)
+  std::vector<bool> stall_now;
+  bool sinks_ready_always = false;
+
+  Env(const TbArgs &args, uint64_t timeout, const char *name)
+      : a(args), sim(args, timeout), sc(name), gap(args.gap_pct), stall(args.stall_pct) {
+    srcq.resize(g_np);
+    src_pos.assign(g_np, 0);
+    rx.resize(g_np);
+    gap_hold.assign(g_np, 0);
+    stall_now.assign(g_np, false);
+    sim.reset();
+  }
+
+  static uint64_t key(int dest, int src, uint32_t tag) {
+    return (static_cast<uint64_t>(dest) << 40) | (static_cast<uint64_t>(src) << 20) | tag;
+  }
+
+  // Queues p at its source and records what each destination is owed.
+  long add(const nnoc_pkt_t &p) {
+    char err[160];
+    if (nnoc_pkt_check(&g_cfg, &p, NOC_DEPTH, err, sizeof err) != 0) {
+      std::fprintf(stderr, "noc: packet refused by the model: %s\n", err);
+      std::exit(2);
+    }
+    long id = static_cast<long>(pkts.size());
+    PktInfo pi;
+    pi.t_create = p.t;
+    std::vector<nnoc_flit_t> fl(p.nwords + 1);
+    int n = nnoc_pkt_flits(&g_cfg, &p, fl.data(), static_cast<int>(fl.size()));
+    fl.resize(n);
+    std::vector<int> dests(g_np);
+    int nd = nnoc_dests(&g_cfg, &p, dests.data(), g_np);
+    pi.ndest = nd;
+    pkts.push_back(pi);
+    for (int i = 0; i < nd; i++) {
+      Owed o;
+      o.pkt = id;
+      o.flits.resize(p.nwords + 1);
+      int m = nnoc_delivery(&g_cfg, &p, dests[i], o.flits.data(), static_cast<int>(o.flits.size()));
+      o.flits.resize(m);
+      owed.emplace(key(dests[i], p.src, p.tag), o);
+      owed_count++;
+    }
+    srcq[p.src].emplace_back(id, fl);
+    return id;
+  }
+
+  bool busy() const {
+    if (owed_count > 0) return true;
+    for (auto &q : srcq)
+      if (!q.empty()) return true;
+    return false;
+  }
+
+  // One cycle: drive sources and sinks, sample handshakes, clock edge.
+  void step() {
+    Vneunoc *t = sim.top;
+    for (int i = 0; i < g_np; i++) {
+      bool v = false;
+      if (!srcq[i].empty() && srcq[i].front().first >= 0 &&
+          pkts[srcq[i].front().first].t_create <= sim.cycle) {
+        if (gap_hold[i] || !gap.next()) {
+          v = true;
+          gap_hold[i] = 1;
+          put_flit(t->pe_in_flit_i, i, srcq[i].front().second[src_pos[i]]);
+        }
+      }
+      set_bit(t->pe_in_valid_i, i, v);
+      stall_now[i] = sinks_ready_always ? false : stall.next();
+      set_bit(t->pe_out_ready_i, i, !stall_now[i]);
+    }
+    t->eval();
+    for (int i = 0; i < g_np; i++) {
+      if (get_bit(t->pe_in_valid_i, i) && get_bit(t->pe_in_ready_o, i)) {
+        auto &front = srcq[i].front();
+        if (src_pos[i] == 0) pkts[front.first].t_inject = sim.cycle;
+        gap_hold[i] = 0;
+        if (++src_pos[i] == front.second.size()) {
+          src_pos[i] = 0;
+          srcq[i].pop_front();
+        }
+      }
+      if (get_bit(t->pe_out_valid_o, i) && get_bit(t->pe_out_ready_i, i)) receive(i, get_flit(t->pe_out_flit_o, i));
+      if (get_bit(t->err_pe_o, i)) err_pulses++;
+    }
+    if (t->err_drop_o) drop_pulses++;
+    sim.tick();
+  }
+
+  void receive(int pe, const nnoc_flit_t &f) {
+    int ty = nnoc_flit_type(&g_cfg, &f);
+    auto &cur = rx[pe];
+    if (cur.empty() && ty != NNOC_HEAD) {
+      sc.expect(false, "packet starts with a head flit", static_cast<uint64_t>(pe));
+      return;
+    }
+    if (!cur.empty() && ty == NNOC_HEAD) {
+      sc.expect(false, "flits of one packet arrive contiguously (head inside a packet)", static_cast<uint64_t>(pe));
+      cur.clear();
+    }
+    cur.push_back(f);
+    nnoc_pkt_t h;
+    int single = nnoc_head_decode(&g_cfg, &cur[0], &h);
+    if (!(single || ty == NNOC_TAIL)) return;
+    int src = static_cast<int>(h.src);
+    auto range = owed.equal_range(key(pe, src, h.tag));
+    bool found = false;
+    for (auto it = range.first; it != range.second; ++it) {
+      if (it->second.flits.size() == cur.size() && flits_equal(it->second.flits.data(), cur.data(), static_cast<int>(cur.size()))) {
+        PktInfo &pi = pkts[it->second.pkt];
+        uint64_t lat = sim.cycle - pi.t_create;
+        lat_sum += static_cast<double>(lat);
+        net_lat_sum += static_cast<double>(sim.cycle - pi.t_inject);
+        lat_max = std::max(lat_max, lat);
+        pi.delivered++;
+        owed.erase(it);
+        owed_count--;
+        delivered++;
+        found = true;
+        break;
+      }
+    }
+    if (!sc.expect(found, "delivered packet matches one the model owes this PE", static_cast<uint64_t>(pe))) {
+      dup_or_unknown++;
+      if (dup_or_unknown <= 4) {
+        std::printf("  PE %d got %zu flits from src %d tag %u; head %s\n", pe, cur.size(), src, h.tag,
+                    flit_hex(cur[0]).c_str());
+        for (auto it = range.first; it != range.second; ++it)
+          std::printf("    owed: %zu flits, head %s\n", it->second.flits.size(), flit_hex(it->second.flits[0]).c_str());
+      }
+    }
+    cur.clear();
+  }
+
+  // Runs until nothing is queued or owed (true), or `limit` cycles pass (false).
+  bool drain(uint64_t limit) {
+    uint64_t end = sim.cycle + limit;
+    while (busy() && sim.cycle < end && !sim.timed_out) step();
+    return !busy();
+  }
+
+  void report(const char *what) {
+    std::printf("noc: %s cycles=%" PRIu64 " packets=%zu delivered=%ld avg_lat=%.2f avg_net_lat=%.2f max_lat=%" PRIu64
+                " pe_flits=%u mesh_flits=%u err_pulses=%ld drops=%ld\n",
+                what, sim.cycle, pkts.size(), delivered, delivered ? lat_sum / delivered : 0.0,
+                delivered ? net_lat_sum / delivered : 0.0, lat_max, sim.top->stat_pe_flits_o,
+                sim.top->stat_mesh_flits_o, err_pulses, drop_pulses);
+  }
+
+  // Final checks shared by every test: nothing owed, no stray flits, no half packets.
+  void final_checks() {
+    sc.expect(owed_count == 0, "every owed delivery arrived (none missing)", static_cast<uint64_t>(owed_count));
+    long partial = 0;
+    for (auto &r : rx) partial += !r.empty();
+    sc.expect(partial == 0, "no PE is left with half a packet", static_cast<uint64_t>(partial));
+    long short_pkts = 0;
+    for (auto &p : pkts) short_pkts += p.delivered != p.ndest;
+    sc.expect(short_pkts == 0, "every packet reached each of its destinations exactly once", static_cast<uint64_t>(short_pkts));
+  }
+};
+
+// ---------------------------------------------------------------- packet makers
+uint32_t g_tag[NNOC_MAX_ROUTERS * NNOC_MAX_K];
+
+void pkt_init(nnoc_pkt_t &p, uint64_t t, int src) {
+  std::memset(&p, 0, offsetof(nnoc_pkt_t, words));
+  p.t = t;
+  p.src = src;
+  p.tag = g_tag[src]++ & ((1u << NOC_TAGW) - 1);
+}
+
+void fill_words(nnoc_pkt_t &p, int n, int zero_pct) {
+  p.nwords = n;
+  uint32_t mask = (NOC_DATAW >= 32) ? 0xffffffffu : ((1u << NOC_DATAW) - 1);
+  int i = 0;
+  while (i < n) {
+    if (tb_chance(zero_pct)) {  // a run of zeros, sometimes longer than the PP counter
+      int run = static_cast<int>(tb_rand_range(1, tb_chance(20) ? 40 : 6));
+      for (int j = 0; j < run && i < n; j++) p.words[i++] = 0;
+    } else {
+      uint32_t w = tb_rand_u32() & mask;
+      p.words[i++] = w ? w : 1;
+    }
+  }
+}
+
+int rand_router() { return static_cast<int>(tb_rand_range(0, g_nr - 1)); }
+uint32_t rand_pe_mask() {
+  uint32_t m = 0;
+  while (!m) m = tb_rand_u32() & ((NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1));
+  if (tb_chance(50)) m = 1u << tb_rand_range(0, NOC_K - 1);  // often a single PE
+  return m;
+}
+
+// ---------------------------------------------------------------- +test=random / +traffic
+int run_random(const TbArgs &a) {
+  long rate = arg_long("rate", 30);      // per mille per PE per cycle
+  long maxlen = arg_long("maxlen", 3 * NOC_DEPTH);
+  long mc = arg_long("mc", 30);
+  long mcmax = arg_long("mcmax", g_nr);
+  long zeros = arg_long("zeros", 30);
+  if (rate < 1 || rate > 1000 || maxlen < 0 || maxlen > NNOC_MAX_WORDS - 1 || mc < 0 || mc > 100 ||
+      mcmax < 2 || zeros < 0 || zeros > 100) {
+    std::fprintf(stderr, "noc: +rate/+maxlen/+mc/+mcmax/+zeros out of range\n");
+    return 2;
+  }
+  Env e(a, 400ull * a.n + 200000, "neunoc random");
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  long made = 0;
+  uint64_t t = 0;
+  while (made < a.n && !e.sim.timed_out) {
+    // keep the source queues short: generate the next cycle's packets just in time
+    for (int s = 0; s < g_np && made < a.n; s++) {
+      if (static_cast<long>(tb_rand_range(0, 999)) >= rate) continue;
+      pkt_init(*p, t, s);
+      bool multi = g_nr > 1 && tb_chance(static_cast<int>(mc));
+      if (multi) {
+        int nd = static_cast<int>(tb_rand_range(2, static_cast<uint32_t>(std::min<long>(mcmax, g_nr))));
+        while (nnoc_mask_popcount(p->dst_mesh, g_nr) < nd) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), static_cast<int>(zeros));
+      } else {
+        nnoc_mask_set(p->dst_mesh, rand_router(), 1);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, static_cast<uint32_t>(maxlen))), static_cast<int>(zeros));
+      }
+      p->dst_pe = rand_pe_mask();
+      e.add(*p);
+      made++;
+    }
+    t++;
+    while (e.sim.cycle < t && !e.sim.timed_out) e.step();
+  }
+  delete p;
+  bool drained = e.drain(2000000);
+  e.sc.expect(drained, "the network drains when injection stops", e.sim.cycle);
+  e.sc.expect(e.err_pulses == 0 && e.drop_pulses == 0, "well-formed traffic raises no error", static_cast<uint64_t>(e.err_pulses));
+  e.final_checks();
+  e.report("random");
+  return e.sc.finish();
+}
+
+int run_traffic(const TbArgs &a, const char *path) {
+  char err[256];
+  nnoc_cfg_t fc = g_cfg;
+  nnoc_traffic_t *tf = nnoc_traffic_open(path, &fc, err, sizeof err);
+  if (!tf) {
+    std::fprintf(stderr, "noc: %s\n", err);
+    return 2;
+  }
+  if (fc.k != g_cfg.k || fc.cols != g_cfg.cols || fc.rows != g_cfg.rows) {
+    std::fprintf(stderr, "noc: %s: net %d %d %d does not match this build (%d %d %d)\n", path, fc.k, fc.cols,
+                 fc.rows, g_cfg.k, g_cfg.cols, g_cfg.rows);
+    nnoc_traffic_close(tf);
+    return 2;
+  }
+  long max_pkts = arg_long("max_pkts", 0);
+  Env e(a, a.timeout ? a.timeout : 50000000ull, "neunoc traffic");
+  e.sinks_ready_always = arg_long("sink_stall", 0) == 0;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  int r;
+  long n = 0;
+  while ((r = nnoc_traffic_next(tf, p, err, sizeof err)) == 1) {
+    while (e.sim.cycle + 1 < p->t && !e.sim.timed_out) e.step();  // inject on time
+    e.add(*p);
+    if (max_pkts && ++n >= max_pkts) break;
+  }
+  nnoc_traffic_close(tf);
+  delete p;
+  if (r < 0) {
+    std::fprintf(stderr, "noc: %s\n", err);
+    return 2;
+  }
+  bool drained = e.drain(e.sim.timeout);
+  e.sc.expect(drained, "the network delivers the whole trace", e.sim.cycle);
+  e.final_checks();
+  e.report("traffic");
+  return e.sc.finish();
+}
+
+// ---------------------------------------------------------------- directed tests
+// Sends one packet at a time (sinks always ready, no gaps) and returns its latency from the
+// head's injection to the tail's delivery at PE `dst` (the first destination).
+struct Directed {
+  TbArgs a;
+  Env e;
+  explicit Directed(const TbArgs &args, const char *name) : a(args), e(args, 5000000, name) {}
+};
+
+int pe_of(int r, int pos) { return r * NOC_K + pos; }
+int router_xy(int x, int y) { return y * NOC_COLS + x; }
+int hops(int a, int b) {
+  return std::abs(a % NOC_COLS - b % NOC_COLS) + std::abs(a / NOC_COLS - b / NOC_COLS);
+}
+
+// Zero-load latency of the pipeline (docs/neunoc.md, "Latency"): head handshake at the source
+// PE to tail handshake at the destination PE, L data words, H mesh hops.
+long analytic_latency(int src_pos, int dst_pos, int h, int words) {
+  long ring_in = (NOC_K > 1) ? (NOC_K - src_pos) : 0;
+  long ring_out = (NOC_K > 1) ? (2 + dst_pos) : 1;
+  return ring_in + 1 + 3L * (h + 1) + ring_out + words;
+}
+
+// single flit, long packets, every turn, zero-load latency
+int run_latency(const TbArgs &a) {
+  Directed d(a, "neunoc latency");
+  Env &e = d.e;
+  e.gap.pct = 0;
+  e.sinks_ready_always = true;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  long lengths[] = {0, 1, 2, 5, 3L * NOC_DEPTH + 3};
+  for (int s = 0; s < g_nr; s++) {
+    for (int dr = 0; dr < g_nr; dr++) {
+      for (long len : lengths) {
+        int sp = static_cast<int>(tb_rand_range(0, NOC_K - 1)), dp = static_cast<int>(tb_rand_range(0, NOC_K - 1));
+        pkt_init(*p, e.sim.cycle, pe_of(s, sp));
+        nnoc_mask_set(p->dst_mesh, dr, 1);
+        p->dst_pe = 1u << dp;
+        fill_words(*p, static_cast<int>(len), 0);
+        long id = e.add(*p);
+        uint64_t t0 = e.sim.cycle;
+        if (!e.drain(10000)) {
+          e.sc.expect(false, "single packet delivered", static_cast<uint64_t>(id));
+          break;
+        }
+        long lat = static_cast<long>(e.sim.cycle - 1 - t0);  // tail handshake happened in the last step
+        long exp = analytic_latency(sp, dp, hops(s, dr), static_cast<int>(len));
+        char what[96];
+        std::snprintf(what, sizeof what, "zero-load latency r%d.%d -> r%d.%d len %ld", s, sp, dr, dp, len);
+        e.sc.check(what, static_cast<uint64_t>(id), static_cast<uint64_t>(exp), static_cast<uint64_t>(lat));
+        for (int k = 0; k < 8; k++) e.step();  // let credits return: next packet sees an idle network
+      }
+    }
+  }
+  delete p;
+  e.final_checks();
+  e.report("latency");
+  return e.sc.finish();
+}
+
+// multicast to every router and every PE, including the source's own ring, and to many sets
+int run_multicast(const TbArgs &a) {
+  Directed d(a, "neunoc multicast");
+  Env &e = d.e;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  uint32_t all_pe = (NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1);
+  for (int s = 0; s < g_np; s++) {  // broadcast from every PE
+    pkt_init(*p, e.sim.cycle, s);
+    for (int r = 0; r < g_nr; r++) nnoc_mask_set(p->dst_mesh, r, 1);
+    p->dst_pe = all_pe;
+    fill_words(*p, NOC_DEPTH - 1, 30);
+    e.add(*p);
+  }
+  for (int i = 0; i < 400; i++) {  // random sets that always include the source's own ring
+    int s = static_cast<int>(tb_rand_range(0, g_np - 1));
+    pkt_init(*p, e.sim.cycle, s);
+    nnoc_mask_set(p->dst_mesh, s / NOC_K, 1);
+    for (int r = 0; r < g_nr; r++)
+      if (tb_chance(40)) nnoc_mask_set(p->dst_mesh, r, 1);
+    p->dst_pe = rand_pe_mask();
+    fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+    e.add(*p);
+  }
+  delete p;
+  bool ok = e.drain(2000000);
+  e.sc.expect(ok, "all multicasts delivered", e.sim.cycle);
+  e.final_checks();
+  long copies = 0;
+  for (auto &pi : e.pkts) copies += pi.ndest;
+  e.sc.expect(copies > 2L * static_cast<long>(e.pkts.size()), "multicast packets have many destinations", static_cast<uint64_t>(copies));
+  e.report("multicast");
+  return e.sc.finish();
+}
+
+// zero runs at the start, at the end (zero tail), longer than the counter, and packing counts
+int run_zeros(const TbArgs &a) {
+  Directed d(a, "neunoc zeros");
+  Env &e = d.e;
+  e.sinks_ready_always = true;
+  e.gap.pct = 0;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  const int cntmax = (1 << NOC_CNTW) - 1;
+  std::vector<std::vector<uint32_t>> cases = {
+      {0, 0, 0, 7, 9},                      // run at the start
+      {5, 6, 0, 0, 0},                      // run before a zero tail (the tail stays a tail)
+      {3, 0},                               // zero tail alone after data
+      {0},                                  // a one-word packet of zero
+      {0, 0},                               // a run of one, then a zero tail
+  };
+  std::vector<uint32_t> longrun(1, 1);
+  for (int i = 0; i < 2 * cntmax + 3; i++) longrun.push_back(0);  // longer than the counter
+  longrun.push_back(2);
+  cases.push_back(longrun);
+  std::vector<uint32_t> allzero(3 * cntmax + 1, 0);
+  cases.push_back(allzero);
+  uint32_t mesh_before = 0;
+  for (auto &c : cases) {
+    pkt_init(*p, e.sim.cycle, 0);
+    nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
+    p->dst_pe = 1;
+    p->nwords = static_cast<int>(c.size());
+    for (size_t i = 0; i < c.size(); i++) p->words[i] = c[i];
+    e.add(*p);
+    mesh_before = e.sim.top->stat_mesh_flits_o;
+    bool ok = e.drain(100000);
+    e.sc.expect(ok, "zero-run packet delivered", static_cast<uint64_t>(c.size()));
+    for (int k = 0; k < 4; k++) e.step();
+    uint32_t on_mesh = e.sim.top->stat_mesh_flits_o - mesh_before;
+    e.sc.check("flits entering the mesh = model's packed length", c.size(),
+               static_cast<uint64_t>(nnoc_mesh_flits(&g_cfg, p, NOC_PACK)), on_mesh);
+  }
+  delete p;
+  e.final_checks();
+  e.report("zeros");
+  return e.sc.finish();
+}
+
+// VC exhaustion and credit return: many sources flood one PE whose sink stops for a long time,
+// then resumes; afterwards a second wave must pass through the same VCs.
+int run_vc_full(const TbArgs &a) {
+  Directed d(a, "neunoc vc_full");
+  Env &e = d.e;
+  e.gap.pct = 0;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  int dst = g_nr - 1;
+  for (int wave = 0; wave < 2; wave++) {
+    for (int s = 0; s < g_np; s++) {
+      for (int k = 0; k < 6; k++) {
+        pkt_init(*p, e.sim.cycle, s);
+        nnoc_mask_set(p->dst_mesh, dst, 1);
+        p->dst_pe = 1;
+        fill_words(*p, static_cast<int>(tb_rand_range(1, 2 * NOC_DEPTH)), 20);
+        e.add(*p);
+      }
+    }
+    e.stall.pct = 100;  // the sink holds ready low: every VC on the way fills up
+    for (int c = 0; c < 3000; c++) e.step();
+    e.sc.expect(e.owed_count > 0, "a stopped sink holds traffic back (nothing is dropped)", static_cast<uint64_t>(e.owed_count));
+    e.stall.pct = a.stall_pct;
+    bool ok = e.drain(1000000);
+    e.sc.expect(ok, "traffic resumes and drains once the sink takes flits again", static_cast<uint64_t>(wave));
+  }
+  delete p;
+  e.final_checks();
+  e.report("vc_full");
+  return e.sc.finish();
+}
+
+// Ring injection under contention: every PE of one ring sends at once; in-flight flits win,
+// but once the upstream PEs are done every PE's packets get through.
+int run_ring(const TbArgs &a) {
+  Directed d(a, "neunoc ring");
+  Env &e = d.e;
+  e.gap.pct = 0;
+  e.sinks_ready_always = true;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  for (int k = 0; k < 20; k++) {
+    for (int pos = 0; pos < NOC_K; pos++) {
+      pkt_init(*p, e.sim.cycle, pe_of(0, pos));
+      nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
+      p->dst_pe = (NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1);
+      fill_words(*p, 4, 0);
+      e.add(*p);
+    }
+  }
+  // In-flight flits win over injection, so a ring position can only inject while nothing comes
+  // from upstream: with every PE offering all the time, position 0 finishes first, then 1, ...
+  std::vector<uint64_t> t_done(NOC_K, 0);
+  while (e.busy() && !e.sim.timed_out) {
+    e.step();
+    for (int pos = 0; pos < NOC_K; pos++)
+      if (!t_done[pos] && e.srcq[pe_of(0, pos)].empty()) t_done[pos] = e.sim.cycle;
+  }
+  for (int pos = 1; pos < NOC_K; pos++)
+    e.sc.expect(t_done[pos - 1] < t_done[pos], "ring position p finishes injecting before p+1",
+                static_cast<uint64_t>(pos));
+  e.final_checks();
+  e.report("ring");
+  delete p;
+  return e.sc.finish();
+}
+
+// Malformed PE streams: each is repaired or dropped with err_pe_o, and good packets still pass.
+int run_guard(const TbArgs &a) {
+  Directed d(a, "neunoc guard");
+  Env &e = d.e;
+  e.gap.pct = 0;
+  e.sinks_ready_always = true;
+  Vneunoc *t = e.sim.top;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  int src = 0;
+  for (int i = 0; i < g_np; i++) {  // ports start random (randReset): drive every one
+    set_bit(t->pe_out_ready_i, i, true);
+    set_bit(t->pe_in_valid_i, i, false);
+  }
+  auto send_raw = [&](const std::vector<nnoc_flit_t> &fl) {
+    long errs = 0;
+    for (auto &f : fl) {
+      int spins = 0;
+      for (;;) {
+        set_bit(t->pe_in_valid_i, src, true);
+        put_flit(t->pe_in_flit_i, src, f);
+        t->eval();
+        bool took = get_bit(t->pe_in_ready_o, src);
+        errs += get_bit(t->err_pe_o, src);
+        for (int i = 0; i < g_np; i++)
+          if (get_bit(t->pe_out_valid_o, i)) e.receive(i, get_flit(t->pe_out_flit_o, i));
+        e.sim.tick();
+        if (took || ++spins > 1000) break;
+      }
+    }
+    set_bit(t->pe_in_valid_i, src, false);
+    return errs;
+  };
+  auto flits_of = [&](const nnoc_pkt_t &q) {
+    std::vector<nnoc_flit_t> fl(q.nwords + 1);
+    fl.resize(nnoc_pkt_flits(&g_cfg, &q, fl.data(), static_cast<int>(fl.size())));
+    return fl;
+  };
+  auto good = [&](int len) {
+    pkt_init(*p, 0, src);
+    nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
+    p->dst_pe = 1;
+    fill_words(*p, len, 0);
+  };
+  // 1: a body and a PP outside a packet are dropped
+  good(2);
+  std::vector<nnoc_flit_t> fl = flits_of(*p);
+  nnoc_flit_t body = fl[1], pp = fl[1];
+  pp.w[(g_fw - 1) / 32] |= 3u << ((g_fw - 2) % 32);
+  long errs = send_raw({body, pp});
+  e.sc.check("stray body and PP flits: one error each", 1, 2, static_cast<uint64_t>(errs));
+  // 2: a head with no destination router: the packet is dropped
+  good(3);
+  fl = flits_of(*p);
+  nnoc_mask_set(p->dst_mesh, g_nr - 1, 0);
+  nnoc_flit_t bad_head;
+  nnoc_head_encode(&g_cfg, p, &bad_head);
+  fl[0] = bad_head;
+  errs = send_raw(fl);
+  e.sc.check("no-destination head: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
+  // 3: a head inside a packet: the open packet is closed by a zero tail, the new one passes
+  good(3);
+  std::vector<nnoc_flit_t> open = flits_of(*p);
+  nnoc_pkt_t truncated = *p;
+  truncated.nwords = 2;  // head, body, [missing tail] -> head, body, zero tail
+  truncated.words[1] = 0;
+  e.add(truncated);
+  e.srcq[src].clear();  // expectations only; the raw flits are driven below
+  open.pop_back();
+  open.pop_back();
+  good(2);
+  std::vector<nnoc_flit_t> next = flits_of(*p);
+  e.add(*p);
+  e.srcq[src].clear();
+  std::vector<nnoc_flit_t> seq = open;
+  seq.insert(seq.end(), next.begin(), next.end());
+  errs = send_raw(seq);
+  e.sc.check("head inside a packet: one error", 3, 1, static_cast<uint64_t>(errs));
+  // 4: a multicast longer than a VC is cut to Depth flits (its last one a tail)
+  if (g_nr > 1) {
+    pkt_init(*p, 0, src);
+    nnoc_mask_set(p->dst_mesh, 0, 1);
+    nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
+    p->dst_pe = 1;
+    fill_words(*p, NOC_DEPTH + 4, 0);
+    fl = flits_of(*p);
+    nnoc_pkt_t cut = *p;
+    cut.nwords = NOC_DEPTH - 1;
+    e.add(cut);
+    e.srcq[src].clear();
+    errs = send_raw(fl);
+    e.sc.check("overlong multicast: one error", 4, 1, static_cast<uint64_t>(errs));
+  }
+  // 5: the network keeps working: random traffic afterwards
+  for (int i = 0; i < 200; i++) {
+    pkt_init(*p, e.sim.cycle, static_cast<int>(tb_rand_range(0, g_np - 1)));
+    nnoc_mask_set(p->dst_mesh, rand_router(), 1);
+    p->dst_pe = rand_pe_mask();
+    fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+    e.add(*p);
+  }
+  bool ok = e.drain(1000000);
+  e.sc.expect(ok, "traffic after the errors is delivered", e.sim.cycle);
+  delete p;
+  e.final_checks();
+  e.report("guard");
+  return e.sc.finish();
+}
+
+// Saturation: every PE injects far beyond what the network carries for +n cycles, then stops;
+// the network must deliver everything (no deadlock, nothing lost).
+int run_saturate(const TbArgs &a) {
+  Env e(a, 20000000, "neunoc saturate");
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  for (uint64_t c = 0; c < static_cast<uint64_t>(a.n) && !e.sim.timed_out; c++) {
+    for (int s = 0; s < g_np; s++) {
+      if (e.srcq[s].size() >= 4) continue;  // keep every source backlogged
+      pkt_init(*p, e.sim.cycle, s);
+      if (tb_chance(40) && g_nr > 1) {
+        for (int k = 0; k < 3; k++) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+      } else {
+        nnoc_mask_set(p->dst_mesh, rand_router(), 1);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, 3 * NOC_DEPTH)), 30);
+      }
+      p->dst_pe = rand_pe_mask();
+      e.add(*p);
+    }
+    e.step();
+  }
+  delete p;
+  bool ok = e.drain(5000000);
+  e.sc.expect(ok, "a saturated network drains completely when injection stops", e.sim.cycle);
+  e.final_checks();
+  e.report("saturate");
+  return e.sc.finish();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Verilated::commandArgs(argc, argv);
+  TbArgs a;
+  tb_init(argc, argv, "tb_neunoc", 20000, &a);
+  g_cfg.k = NOC_K;
+  g_cfg.cols = NOC_COLS;
+  g_cfg.rows = NOC_ROWS;
+  g_cfg.data_w = NOC_DATAW;
+  g_cfg.tag_w = NOC_TAGW;
+  g_cfg.cnt_w = NOC_CNTW;
+  char err[160];
+  if (nnoc_cfg_check(&g_cfg, err, sizeof err) != 0) {
+    std::fprintf(stderr, "noc: build configuration: %s\n", err);
+    return 2;
+  }
+  g_fw = nnoc_flit_w(&g_cfg);
+  g_np = nnoc_pes(&g_cfg);
+  g_nr = nnoc_routers(&g_cfg);
+  const char *traffic = tb_plusarg("traffic");
+  if (traffic) return run_traffic(a, traffic);
+  const char *test = tb_plusarg("test");
+  std::string t = test ? test : "random";
+  if (t == "random") return run_random(a);
+  if (t == "latency") return run_latency(a);
+  if (t == "multicast") return run_multicast(a);
+  if (t == "zeros") return run_zeros(a);
+  if (t == "vc_full") return run_vc_full(a);
+  if (t == "ring") return run_ring(a);
+  if (t == "guard") return run_guard(a);
+  if (t == "saturate") return run_saturate(a);
+  std::fprintf(stderr, "noc: unknown +test=%s (random latency multicast zeros vc_full ring guard saturate)\n",
+               t.c_str());
+  return 2;
+}

@@ -671,6 +671,10 @@ int main(int argc, char **argv) {
     }
     write_map(out, &n, &cfg, (int)npe, map, map_scheme, args);
   }
+  free(n.psrc);
+  free(n.pdst);
+  free(n.adj);
+  free(n.adj_start);
   if (fflush(stdout) != 0 || ferror(stdout)) die("write error on stdout");
   return 0;
 }

@@ -617,10 +617,13 @@ int main(int argc, char **argv) {
   fprintf(g_out, "# nnoc_traffic");
   for (int i = 1; i < argc; i++) fprintf(g_out, " %s", argv[i]);
   fprintf(g_out, "\n");
-  if (pat == 3)
+  if (pat == 3) {
     run_nn(&m, images, rate, delay, thr, multicast, (uint64_t)seed);
-  else
+    for (int l = 0; l < m.nl; l++) free(m.router[l]), free(m.rpes[l]);
+  } else {
     run_synth(&s, (uint64_t)seed);
+  }
+  free(g_tagctr);
   int bad = ferror(g_out);
   if (g_out != stdout) bad |= fclose(g_out) != 0;
   else bad |= fflush(g_out) != 0;

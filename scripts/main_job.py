@@ -34,6 +34,15 @@ def neummu_metric(out):
     return int(m.group(1)), "%.2f%% of the oracle MMU's performance" % (100 * float(m.group(3)))
 
 
+def neunoc_metric(out):
+    m = re.search(r"noc: traffic cycles=(\d+) packets=(\d+) delivered=(\d+) avg_lat=([\d.]+).*"
+                  r"pe_flits=(\d+) mesh_flits=(\d+)", out)
+    if not m:
+        return None, "?"
+    return int(m.group(1)), "avg packet latency %s cycles, %d deliveries, mesh flits %.1f%% after packing" % (
+        m.group(4), int(m.group(3)), 100.0 * int(m.group(6)) / max(1, int(m.group(5))))
+
+
 WORKLOADS = {
     "softermax": {
         "workload": "200 attention rows x 384, Vec 16",
@@ -50,6 +59,14 @@ WORKLOADS = {
                " +image={b}/work/neummu_cnn1.img +walkers=128 +slots=32 +tpreg=1",
         "metric": neummu_metric,
         "area": "neummu_small",
+    },
+    "neunoc": {
+        "workload": "uniform random, 0.02 pkt/PE/cycle, 20% multicast, 30% zero words; 3x2 mesh of rings of 4",
+        "make": "{b}/sw/neunoc/nnoc_traffic --pattern uniform --k 4 --cols 3 --rows 2 --rate 0.02 --len 1:7"
+                " --cycles 5000 --mcast-frac 0.2 --mcast-dests 3 --zero-frac 0.3 -o {b}/work/neunoc_uniform.nnt",
+        "run": "{b}/tb/neunoc_small/neunoc_small +traffic={b}/work/neunoc_uniform.nnt +gap=0",
+        "metric": neunoc_metric,
+        "area": "nnoc_mesh_router_small",
     },
 }
 

@@ -220,9 +220,13 @@ module neunoc #(
         end
       end
 
-      nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .X(X), .Y(Y), .V(V), .Depth(Depth),
+      localparam integer XW = (Cols > 1) ? $clog2(Cols) : 1;
+      localparam integer YW = (Rows > 1) ? $clog2(Rows) : 1;
+      localparam [XW-1:0] XPos = X[XW-1:0];
+      localparam [YW-1:0] YPos = Y[YW-1:0];
+      nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                          .FlitW(FlitW), .SingleBit(SingleBit)) u_router (
-        .clk_i(clk_i), .rst_ni(rst_ni),
+        .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
         .in_valid_i(rin_valid[gr*5 +: 5]), .in_vc_i(rin_vc[gr*5*VcW +: 5*VcW]),
         .in_flit_i(rin_flit[gr*5*FlitW +: 5*FlitW]),
         .in_credit_o(rin_credit[gr*5 +: 5]), .in_credit_vc_o(rin_cr_vc[gr*5*VcW +: 5*VcW]),

@@ -31,8 +31,13 @@
 //            A head whose destination string is empty (no port) is dropped with its packet
 //            (drop_o pulses per flit); the network guard (nnoc_pe_guard) keeps such heads out.
 //
+//            The router's position is an input (x_i, y_i; constants in a network) rather than a
+//            parameter, so all routers of a mesh are one module: Verilator compiles it once
+//            (no_inline_module), which keeps large meshes quick to build. nnoc_mesh_router_xy
+//            ties the position to parameters for stand-alone synthesis.
+//
 // Parameters:
-//   Cols, Rows  mesh size; X, Y this router's position
+//   Cols, Rows  mesh size
 //   V           virtual channels per port (>= 1)
 //   Depth       flits per VC FIFO (>= 2)
 //   FlitW       flit width: type in [FlitW-1:FlitW-2], destination string in [NR-1:0]
@@ -44,16 +49,18 @@
 module nnoc_mesh_router #(
   parameter Cols      = 2,
   parameter Rows      = 2,
-  parameter X         = 0,
-  parameter Y         = 0,
   parameter V         = 2,
   parameter Depth     = 4,
   parameter FlitW     = 24,
   parameter SingleBit = 20,
-  parameter VcW       = (V > 1) ? $clog2(V) : 1   // derived: VC number width, do not set
+  parameter VcW       = (V > 1) ? $clog2(V) : 1,       // derived: VC number width, do not set
+  parameter XW        = (Cols > 1) ? $clog2(Cols) : 1, // derived: column number width, do not set
+  parameter YW        = (Rows > 1) ? $clog2(Rows) : 1  // derived: row number width, do not set
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
+  input  wire [XW-1:0]      x_i,              // this router's column (a constant)
+  input  wire [YW-1:0]      y_i,              // this router's row (a constant)
   input  wire [4:0]         in_valid_i,
   input  wire [5*VcW-1:0]   in_vc_i,
   input  wire [5*FlitW-1:0] in_flit_i,
@@ -67,6 +74,8 @@ module nnoc_mesh_router #(
   output wire               drop_o
 );
 
+  /* verilator no_inline_module */
+
   localparam integer NR  = Cols * Rows;
   localparam integer NI  = 5 * V;
   localparam integer CrW = $clog2(Depth + 1);
@@ -77,8 +86,8 @@ module nnoc_mesh_router #(
   // ---------------------------------------------------------------- port masks (constants)
   wire [5*NR-1:0] port_mask;
   wire [4:0]      unused_mask_ports;
-  nnoc_route #(.Cols(Cols), .Rows(Rows), .X(X), .Y(Y)) u_masks (
-    .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
+  nnoc_route #(.Cols(Cols), .Rows(Rows)) u_masks (
+    .x_i(x_i), .y_i(y_i), .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
 
   // ---------------------------------------------------------------- output side state
   reg  [5*V*CrW-1:0] credit_q;        // output VC w of port o at [(o*V + w)*CrW +: CrW]
@@ -120,8 +129,8 @@ module nnoc_mesh_router #(
   generate
     for (gp = 0; gp < 5; gp = gp + 1) begin : gen_in_route
       wire [5*NR-1:0] unused_sub;
-      nnoc_route #(.Cols(Cols), .Rows(Rows), .X(X), .Y(Y)) u_route (
-        .dst_i(in_flit_i[gp*FlitW +: NR]), .port_o(in_route[gp*5 +: 5]), .sub_o(unused_sub));
+      nnoc_route #(.Cols(Cols), .Rows(Rows)) u_route (
+        .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: NR]), .port_o(in_route[gp*5 +: 5]), .sub_o(unused_sub));
     end
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_vc_fifo
       wire push = in_valid_i[gi/V] && in_vc_i[(gi/V)*VcW +: VcW] == vc_of(gi);

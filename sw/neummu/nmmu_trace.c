@@ -66,12 +66,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "neummu/nmmu_trace.h"
+
+#define CLI_PROG "nmmu_trace"
+#include "common/cli_util.h"
 
 #define ELEM 2ull                         /* bf16 */
 #define ARRAY 128ull                      /* systolic array dimension */
@@ -82,19 +84,6 @@
 #define NBUF 4
 #define MAX_LAYERS 512
 #define MAX_TABLES 8
-
-static const char *g_prog = "nmmu_trace";
-
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: ", g_prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(1);
-}
 
 /* ---------------------------------------------------------------- network description */
 
@@ -136,10 +125,10 @@ typedef struct {
 } net_t;
 
 static layer_t *new_layer(net_t *n, const char *name, int kind) {
-  if (n->nl == MAX_LAYERS) die("internal: too many layers");
+  if (n->nl == MAX_LAYERS) cli_die("internal: too many layers");
   layer_t *l = &n->L[n->nl++];
   memset(l, 0, sizeof *l);
-  if (strlen(name) >= NMMU_NAME_LEN) die("internal: layer name '%s' too long", name);
+  if (strlen(name) >= NMMU_NAME_LEN) cli_die("internal: layer name '%s' too long", name);
   strcpy(l->name, name);
   l->kind = kind;
   return l;
@@ -452,7 +441,7 @@ static plan_t make_plan(const net_t *n, const layer_t *l) {
     p.pix_per_row = l->OW;
   }
   uint64_t nt_max = W_BUDGET / (p.K * ELEM) / ARRAY * ARRAY;
-  if (nt_max == 0) die("internal: layer %s: K = %" PRIu64 " does not fit a 5 MB W tile", l->name, p.K);
+  if (nt_max == 0) cli_die("internal: layer %s: K = %" PRIu64 " does not fit a 5 MB W tile", l->name, p.K);
   if (p.N <= nt_max) {
     p.Nt = p.N, p.n_tiles = 1;
   } else {
@@ -461,7 +450,7 @@ static plan_t make_plan(const net_t *n, const layer_t *l) {
     p.n_tiles = ceil_div(p.N, p.Nt);
   }
   if (!blocks_fit(n, l, &p, 1))
-    die("internal: layer %s: one output row does not fit the 7.5 MB activation tile", l->name);
+    cli_die("internal: layer %s: one output row does not fit the 7.5 MB activation tile", l->name);
   uint64_t lo = 1, hi = p.Q; /* largest T with every block fitting (lo always fits) */
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -605,7 +594,7 @@ static void gen_gather(emit_t *e, const net_t *n, const layer_t *l, uint64_t K, 
     const table_t *tb = &n->tab[t];
     size_t cnt = (size_t)n->B * tb->lookups;
     ids[t] = malloc(cnt * sizeof(uint64_t));
-    if (!ids[t]) die("out of memory");
+    if (!ids[t]) cli_die("out of memory");
     for (size_t i = 0; i < cnt; i++) ids[t][i] = tb->share >= 0 ? ids[tb->share][i] : splitmix64(&rng) % tb->rows;
   }
   uint64_t out_base = n->buf_va[n->emb_out_buf];
@@ -643,16 +632,6 @@ static void gen_gather(emit_t *e, const net_t *n, const layer_t *l, uint64_t K, 
 
 /* ---------------------------------------------------------------- main */
 
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno == ERANGE || v < lo || v > hi) return -1;
-  *out = (uint64_t)v;
-  return 0;
-}
-
 static const char *g_nets[] = {"cnn1", "cnn2", "cnn3", "rnn1", "rnn2", "rnn3", "ncf", "dlrm"};
 
 int main(int argc, char **argv) {
@@ -668,12 +647,12 @@ int main(int argc, char **argv) {
       bad = 1;
       for (size_t k = 0; k < sizeof g_nets / sizeof g_nets[0]; k++)
         if (!strcmp(v, g_nets[k])) bad = 0;
-      if (bad) die("unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
+      if (bad) cli_die("unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
     } else if (!strcmp(a, "--batch") && v) {
-      bad = parse_u64(v, 1, 128, &batch);
+      bad = cli_parse_u64(v, 1, 128, &batch);
     } else if (!strcmp(a, "--xfer") && v) {
-      bad = parse_u64(v, 64, 4096, &xfer) || (xfer & (xfer - 1));
-      if (bad) die("bad value '%s' for --xfer (a power of two, 64..4096)", v);
+      bad = cli_parse_u64(v, 64, 4096, &xfer) || (xfer & (xfer - 1));
+      if (bad) cli_die("bad value '%s' for --xfer (a power of two, 64..4096)", v);
     } else if (!strcmp(a, "--page") && v) {
       if (!strcmp(v, "4k"))
         page_2m = 0;
@@ -682,9 +661,9 @@ int main(int argc, char **argv) {
       else
         bad = 1;
     } else if (!strcmp(a, "--tiles-per-layer") && v) {
-      bad = parse_u64(v, 0, UINT32_MAX, &K);
+      bad = cli_parse_u64(v, 0, UINT32_MAX, &K);
     } else if (!strcmp(a, "--seed") && v) {
-      bad = parse_u64(v, 0, UINT64_MAX, &seed);
+      bad = cli_parse_u64(v, 0, UINT64_MAX, &seed);
     } else if (!strcmp(a, "-o") && v) {
       out = v;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -692,12 +671,12 @@ int main(int argc, char **argv) {
              "[--xfer 64..4096] [--page 4k|2m] [--tiles-per-layer K] [--seed N] [-o FILE]\n");
       return 0;
     } else {
-      die("unknown or incomplete argument '%s'", a);
+      cli_die("unknown or incomplete argument '%s'", a);
     }
-    if (bad) die("bad value '%s' for %s", v, a);
+    if (bad) cli_die("bad value '%s' for %s", v, a);
     i++;
   }
-  if (!net) die("--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
+  if (!net) cli_die("--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
 
   static net_t nt;
   net_t *n = &nt;
@@ -729,7 +708,7 @@ int main(int argc, char **argv) {
   int to_stdout = !strcmp(out, "-") || !strcmp(out, "stdout");
   if (!to_stdout) {
     f = fopen(out, "w");
-    if (!f) die("cannot write '%s': %s", out, strerror(errno));
+    if (!f) cli_die("cannot write '%s': %s", out, strerror(errno));
   }
   static char obuf[1 << 20];
   setvbuf(f, obuf, _IOFBF, sizeof obuf);
@@ -755,7 +734,7 @@ int main(int argc, char **argv) {
   }
   g_rows = calloc(hw_max, 1);
   g_cols = calloc(hw_max, 1);
-  if (!g_rows || !g_cols) die("out of memory");
+  if (!g_rows || !g_cols) cli_die("out of memory");
   emit_t e;
   memset(&e, 0, sizeof e);
   e.f = f, e.xfer = xfer;
@@ -774,12 +753,12 @@ int main(int argc, char **argv) {
   int werr = ferror(f) != 0;
   if (fflush(f) != 0) werr = 1;
   if (!to_stdout && fclose(f) != 0) werr = 1;
-  if (werr) die("write error on '%s'", to_stdout ? "stdout" : out);
+  if (werr) cli_die("write error on '%s'", to_stdout ? "stdout" : out);
   fprintf(stderr,
           "%s: %s batch %" PRIu64 ": %d layers, %" PRIu64 " tiles written (%" PRIu64
           " write-back only; the whole net has %" PRIu64 " compute tiles), %" PRIu64 " transactions (%" PRIu64
           " r, %" PRIu64 " w), %.2f MB, %" PRIu64 " compute cycles (whole net %" PRIu64 ")\n",
-          g_prog, net, batch, n->nl, tot.tiles_written, tot.wb_tiles, tot.tiles_all, e.nr + e.nw, e.nr, e.nw,
+          CLI_PROG, net, batch, n->nl, tot.tiles_written, tot.wb_tiles, tot.tiles_all, e.nr + e.nw, e.nr, e.nw,
           (double)(e.rbytes + e.wbytes) / 1048576.0, tot.compute_written, tot.compute_all);
   return 0;
 }

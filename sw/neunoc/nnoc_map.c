@@ -29,28 +29,17 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "neunoc.h"
 
+#define CLI_PROG "nnoc_map"
+#include "common/cli_util.h"
+
 #define MAX_LAYERS 16
 #define MAX_RINGS NNOC_MAX_ROUTERS
-
-static const char *g_prog = "nnoc_map";
-
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: ", g_prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(1);
-}
 
 /* ---------------------------------------------------------------- benchmarks (Table 10) */
 
@@ -73,35 +62,24 @@ static const bench_t g_bench[] = {
 
 /* ---------------------------------------------------------------- argument parsing */
 
-static long parse_long(const char *opt, const char *s, long lo, long hi) {
-  if (!s) die("%s needs a value", opt);
-  if (*s < '0' || *s > '9') die("%s: '%s' is not a decimal number", opt, s);
-  errno = 0;
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*end || errno == ERANGE) die("%s: '%s' is not a decimal number", opt, s);
-  if (v < lo || v > hi) die("%s: %ld out of range %ld..%ld", opt, v, lo, hi);
-  return v;
-}
-
 /* "N0-N1-..." into v; returns the count. */
 static int parse_layers(const char *s, int *v, int max) {
   int n = 0;
   const char *p = s;
   for (;;) {
-    if (*p < '0' || *p > '9') die("--layers: '%s' is not a list like 784-300-100-10", s);
+    if (*p < '0' || *p > '9') cli_die("--layers: '%s' is not a list like 784-300-100-10", s);
     errno = 0;
     char *end;
     long x = strtol(p, &end, 10);
     if (errno == ERANGE || x < 1 || x > 1000000)
-      die("--layers: layer size out of range 1..1000000 in '%s'", s);
-    if (n == max) die("--layers: more than %d layers", max);
+      cli_die("--layers: layer size out of range 1..1000000 in '%s'", s);
+    if (n == max) cli_die("--layers: more than %d layers", max);
     v[n++] = (int)x;
     if (*end == '\0') break;
-    if (*end != '-') die("--layers: '%s' is not a list like 784-300-100-10", s);
+    if (*end != '-') cli_die("--layers: '%s' is not a list like 784-300-100-10", s);
     p = end + 1;
   }
-  if (n < 3) die("--layers: need an input layer and at least two mapped layers ('%s')", s);
+  if (n < 3) cli_die("--layers: need an input layer and at least two mapped layers ('%s')", s);
   return n;
 }
 
@@ -126,7 +104,7 @@ static void build_net(net_t *n, int npe, int k) {
   for (int l = 0; l < n->nl; l++) {
     n->pes[l] = (n->neurons[l] + npe - 1) / npe;
     n->rings[l] = (n->pes[l] + k - 1) / k;
-    if (g + n->rings[l] > MAX_RINGS) die("the network needs more than %d rings", MAX_RINGS);
+    if (g + n->rings[l] > MAX_RINGS) cli_die("the network needs more than %d rings", MAX_RINGS);
     for (int j = 0; j < n->rings[l]; j++, g++) {
       n->ring_layer[g] = l;
       n->ring_idx[g] = j;
@@ -142,7 +120,7 @@ static void build_net(net_t *n, int npe, int k) {
   n->pdst = malloc(sizeof(int) * (size_t)(np + 1));
   n->adj = malloc(sizeof(int) * (size_t)(2 * np + 1));
   n->adj_start = calloc((size_t)g + 1, sizeof(int));
-  if (!n->psrc || !n->pdst || !n->adj || !n->adj_start) die("out of memory");
+  if (!n->psrc || !n->pdst || !n->adj || !n->adj_start) cli_die("out of memory");
   int p = 0, first = 0;
   for (int l = 0; l + 1 < n->nl; l++) {
     int next = first + n->rings[l];
@@ -154,7 +132,7 @@ static void build_net(net_t *n, int npe, int k) {
     first = next;
   }
   int *cnt = calloc((size_t)g + 1, sizeof(int));
-  if (!cnt) die("out of memory");
+  if (!cnt) cli_die("out of memory");
   for (p = 0; p < n->npairs; p++) cnt[n->psrc[p]]++, cnt[n->pdst[p]]++;
   for (int r = 0; r < g; r++) n->adj_start[r + 1] = n->adj_start[r] + cnt[r];
   memset(cnt, 0, sizeof(int) * ((size_t)g + 1));
@@ -187,7 +165,7 @@ static void st_init(state_t *s, const net_t *n, const nnoc_cfg_t *cfg) {
   s->cfg = cfg;
   s->nr = nnoc_routers(cfg);
   s->hist = calloc((size_t)n->npairs + 2, sizeof(int));
-  if (!s->hist) die("out of memory");
+  if (!s->hist) cli_die("out of memory");
 }
 
 static void add_link(state_t *s, int l, int d) {
@@ -403,7 +381,7 @@ static meas_t measure(const net_t *n, const nnoc_cfg_t *cfg, const int *map) {
   int nl4 = nnoc_routers(cfg) * 4;
   int *load = calloc((size_t)nl4, sizeof(int)), *mcl = calloc((size_t)nl4, sizeof(int));
   int *mark = calloc((size_t)nl4, sizeof(int));
-  if (!load || !mcl || !mark) die("out of memory");
+  if (!load || !mcl || !mark) cli_die("out of memory");
   int stamp = 0;
   int links[128];
   for (int g = 0; g < n->nrings; g++) {
@@ -491,7 +469,7 @@ static void print_grid(const net_t *n, const nnoc_cfg_t *cfg, const int *map, co
 static void write_map(const char *path, const net_t *n, const nnoc_cfg_t *cfg, int npe,
                       const int *map, const char *scheme, const char *args) {
   FILE *f = fopen(path, "w");
-  if (!f) die("%s: cannot open for writing: %s", path, strerror(errno));
+  if (!f) cli_die("%s: cannot open for writing: %s", path, strerror(errno));
   fprintf(f, "nnoc-map 1\n# %s mapping written by nnoc_map%s\n", scheme, args);
   fprintf(f, "net %d %d %d\nbench %s\nneurons-per-pe %d\ninput %d\n", cfg->k, cfg->cols,
           cfg->rows, n->name, npe, n->input);
@@ -500,7 +478,7 @@ static void write_map(const char *path, const net_t *n, const nnoc_cfg_t *cfg, i
   for (int g = 0; g < n->nrings; g++)
     fprintf(f, "ring %d %d %d %d\n", n->ring_layer[g], n->ring_idx[g], map[g], n->ring_pes[g]);
   int bad = ferror(f);
-  if (fclose(f) != 0 || bad) die("%s: write error", path);
+  if (fclose(f) != 0 || bad) cli_die("%s: write error", path);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -512,44 +490,44 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--bench")) {
-      if (!v) die("--bench needs a value");
+      if (!v) cli_die("--bench needs a value");
       bench = v, i++;
     } else if (!strcmp(a, "--layers")) {
-      if (!v) die("--layers needs a value");
+      if (!v) cli_die("--layers needs a value");
       layers = v, i++;
     } else if (!strcmp(a, "--neurons-per-pe")) {
-      npe = parse_long(a, v, 1, 1000000), i++;
+      npe = cli_parse_long(a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "--k")) {
-      k = parse_long(a, v, 1, NNOC_MAX_K), i++;
+      k = cli_parse_long(a, v, 1, NNOC_MAX_K), i++;
     } else if (!strcmp(a, "--mesh")) {
-      if (!v) die("--mesh needs a value");
+      if (!v) cli_die("--mesh needs a value");
       mesh = v, i++;
     } else if (!strcmp(a, "--scheme")) {
-      if (!v) die("--scheme needs a value");
+      if (!v) cli_die("--scheme needs a value");
       scheme = v, i++;
     } else if (!strcmp(a, "--seed")) {
-      seed = parse_long(a, v, 0, 2000000000L), i++;
+      seed = cli_parse_long(a, v, 0, 2000000000L), i++;
     } else if (!strcmp(a, "--seeds")) {
-      seeds = parse_long(a, v, 1, 100000), i++;
+      seeds = cli_parse_long(a, v, 1, 100000), i++;
     } else if (!strcmp(a, "--iters")) {
-      iters = parse_long(a, v, 0, 1000000), i++;
+      iters = cli_parse_long(a, v, 0, 1000000), i++;
     } else if (!strcmp(a, "--load-weight")) {
-      g_load_w = parse_long(a, v, 0, 100000000), i++;
+      g_load_w = cli_parse_long(a, v, 0, 100000000), i++;
     } else if (!strcmp(a, "--effort")) {
-      effort = parse_long(a, v, 1, 1000000), i++;
+      effort = cli_parse_long(a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "-o")) {
-      if (!v) die("-o needs a file name");
+      if (!v) cli_die("-o needs a file name");
       out = v, i++;
     } else {
-      die("unknown argument '%s' (usage: nnoc_map --bench NAME | --layers N0-N1-... [--k K] "
+      cli_die("unknown argument '%s' (usage: nnoc_map --bench NAME | --layers N0-N1-... [--k K] "
           "[--mesh CxR] [--scheme seq|random|nn|all] ...)", a);
     }
   }
-  if (bench && layers) die("give --bench or --layers, not both");
-  if (!bench && !layers) die("no network: give --bench NAME or --layers N0-N1-...");
+  if (bench && layers) cli_die("give --bench or --layers, not both");
+  if (!bench && !layers) cli_die("no network: give --bench NAME or --layers N0-N1-...");
   if (strcmp(scheme, "seq") && strcmp(scheme, "random") && strcmp(scheme, "nn") &&
       strcmp(scheme, "all"))
-    die("--scheme: '%s' is not seq, random, nn or all", scheme);
+    cli_die("--scheme: '%s' is not seq, random, nn or all", scheme);
 
   static net_t n;
   int sizes[MAX_LAYERS + 1];
@@ -560,7 +538,7 @@ int main(int argc, char **argv) {
     for (b = 0; b < NBENCH; b++)
       if (!strcmp(bench, g_bench[b].name)) break;
     if (b == NBENCH)
-      die("unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
+      cli_die("unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
     ns = parse_layers(g_bench[b].layers, sizes, MAX_LAYERS + 1);
     snprintf(n.name, sizeof n.name, "%s", bench);
     if (npe == 16 && k == 8) side = g_bench[b].neu;
@@ -585,7 +563,7 @@ int main(int argc, char **argv) {
       if (*end || errno) r = -1;
     }
     if (c < 1 || r < 1 || c > NNOC_MAX_ROUTERS || r > NNOC_MAX_ROUTERS || c * r > NNOC_MAX_ROUTERS)
-      die("--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
+      cli_die("--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
     cfg.cols = (int)c;
     cfg.rows = (int)r;
   } else {
@@ -594,7 +572,7 @@ int main(int argc, char **argv) {
     cfg.cols = cfg.rows = side;
   }
   char e[200];
-  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) die("%s", e);
+  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) cli_die("%s", e);
   int nr = nnoc_routers(&cfg);
   char pes[128], rings[128], neu[160];
   join(pes, sizeof pes, n.pes, n.nl);
@@ -605,9 +583,9 @@ int main(int argc, char **argv) {
     g_load_w = (long)nr * (m > 1 ? m - 1 : 1);
   }
   if (n.nrings > nr)
-    die("mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr, n.name,
+    cli_die("mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr, n.name,
         n.nrings, rings);
-  if (cfg.cols + cfg.rows > 64) die("mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
+  if (cfg.cols + cfg.rows > 64) cli_die("mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
 
   snprintf(g_common, sizeof g_common, "bench=%s k=%ld npe=%ld mesh=%dx%d pes=%s rings=%s "
            "load_weight=%ld", n.name, k, npe, cfg.cols, cfg.rows, pes, rings, g_load_w);
@@ -675,6 +653,6 @@ int main(int argc, char **argv) {
   free(n.pdst);
   free(n.adj);
   free(n.adj_start);
-  if (fflush(stdout) != 0 || ferror(stdout)) die("write error on stdout");
+  if (fflush(stdout) != 0 || ferror(stdout)) cli_die("write error on stdout");
   return 0;
 }

@@ -47,43 +47,12 @@
 
 #include "neunoc.h"
 
-static const char *g_prog = "nnoc_traffic";
+#define CLI_PROG "nnoc_traffic"
+#include "common/cli_util.h"
+
 static const char *g_out_path = "stdout";
 
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: ", g_prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(1);
-}
-
 /* ---------------------------------------------------------------- arguments */
-
-static long parse_long(const char *opt, const char *s, long lo, long hi) {
-  if (!s) die("%s needs a value", opt);
-  if (*s < '0' || *s > '9') die("%s: '%s' is not a decimal number", opt, s);
-  errno = 0;
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*end || errno == ERANGE) die("%s: '%s' is not a decimal number", opt, s);
-  if (v < lo || v > hi) die("%s: %ld out of range %ld..%ld", opt, v, lo, hi);
-  return v;
-}
-
-static double parse_double(const char *opt, const char *s, double lo, double hi) {
-  if (!s) die("%s needs a value", opt);
-  if (!((*s >= '0' && *s <= '9') || *s == '.')) die("%s: '%s' is not a number", opt, s);
-  errno = 0;
-  char *end;
-  double v = strtod(s, &end);
-  if (*end || errno == ERANGE || v != v) die("%s: '%s' is not a number", opt, s);
-  if (v < lo || v > hi) die("%s: %g out of range %g..%g", opt, v, lo, hi);
-  return v;
-}
 
 /* ---------------------------------------------------------------- random numbers */
 
@@ -131,8 +100,8 @@ static void emit(nnoc_pkt_t *p) {
   g_tagctr[p->src]++;
   char e[256];
   if (nnoc_pkt_check(&g_cfg, p, g_vc_depth, e, sizeof e) != 0)
-    die("internal error: generated packet refused by nnoc_pkt_check: %s", e);
-  if (nnoc_traffic_write_pkt(g_out, &g_cfg, p) != 0) die("%s: write error", g_out_path);
+    cli_die("internal error: generated packet refused by nnoc_pkt_check: %s", e);
+  if (nnoc_traffic_write_pkt(g_out, &g_cfg, p) != 0) cli_die("%s: write error", g_out_path);
   count(p);
 }
 
@@ -142,21 +111,21 @@ static void run_check(const char *path) {
   static nnoc_pkt_t p;
   char e[600];
   nnoc_traffic_t *t = nnoc_traffic_open(path, &g_cfg, e, sizeof e);
-  if (!t) die("%s", e);
-  if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0) die("%s: write error", g_out_path);
+  if (!t) cli_die("%s", e);
+  if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0) cli_die("%s: write error", g_out_path);
   long long n = 0;
   int rc;
   while ((rc = nnoc_traffic_next(t, &p, e, sizeof e)) == 1) {
     n++;
     char pe[256];
     if (nnoc_pkt_check(&g_cfg, &p, g_vc_depth, pe, sizeof pe) != 0)
-      die("%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
+      cli_die("%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
     if (g_out && nnoc_traffic_write_pkt(g_out, &g_cfg, &p) != 0)
-      die("%s: write error", g_out_path);
+      cli_die("%s: write error", g_out_path);
     count(&p);
   }
   nnoc_traffic_close(t);
-  if (rc < 0) die("%s", e);
+  if (rc < 0) cli_die("%s", e);
 }
 
 static void clear_dst(nnoc_pkt_t *p) {
@@ -198,7 +167,7 @@ static void run_synth(const synth_t *s, uint64_t seed) {
   rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x5eedull};
   int nr = nnoc_routers(&g_cfg), k = g_cfg.k, npe = nnoc_pes(&g_cfg);
   int *pick = malloc(sizeof(int) * (size_t)nr);
-  if (!pick) die("out of memory");
+  if (!pick) cli_die("out of memory");
   for (long t = 0; t < s->cycles; t++) {
     for (int src = 0; src < npe; src++) {
       if (!bernoulli(&r, s->rate)) continue;
@@ -262,7 +231,7 @@ static void map_err(const char *path, long line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  die("%s:%ld: %s", path, line, msg);
+  cli_die("%s:%ld: %s", path, line, msg);
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -297,7 +266,7 @@ static int fields(char **tok, int nt, long *v, int n) {
 
 static void read_map(const char *path, nnmap_t *m) {
   FILE *f = fopen(path, "r");
-  if (!f) die("%s: cannot open: %s", path, strerror(errno));
+  if (!f) cli_die("%s: cannot open: %s", path, strerror(errno));
   memset(m, 0, sizeof *m);
   char buf[1024];
   long line = 0;
@@ -330,7 +299,7 @@ static void read_map(const char *path, nnmap_t *m) {
         map_err(path, line, "bad network %ld %ld %ld", v[0], v[1], v[2]);
       m->k = c.k, m->cols = c.cols, m->rows = c.rows;
       used = calloc((size_t)(c.cols * c.rows), sizeof(int));
-      if (!used) die("out of memory");
+      if (!used) cli_die("out of memory");
       have_net = 1;
     } else if (!strcmp(kw, "bench")) {
       /* informational */
@@ -357,7 +326,7 @@ static void read_map(const char *path, nnmap_t *m) {
         map_err(path, line, "more rings than the %d routers", m->cols * m->rows);
       m->router[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
       m->rpes[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
-      if (!m->router[l] || !m->rpes[l]) die("out of memory");
+      if (!m->router[l] || !m->rpes[l]) cli_die("out of memory");
     } else if (!strcmp(kw, "ring")) {
       if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'ring <l> <j> <router> <npes>'");
       /* rings come in layer order, ring order */
@@ -380,13 +349,13 @@ static void read_map(const char *path, nnmap_t *m) {
       map_err(path, line, "unknown line '%s'", kw);
     }
   }
-  if (ferror(f)) die("%s: read error", path);
+  if (ferror(f)) cli_die("%s: read error", path);
   fclose(f);
   free(used);
-  if (!have_hdr) die("%s: empty file (no 'nnoc-map 1' header)", path);
+  if (!have_hdr) cli_die("%s: empty file (no 'nnoc-map 1' header)", path);
   if (!have_net || !have_npe || !have_input || m->nl < 2)
-    die("%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)", path);
-  if (nring != total_rings) die("%s: %d ring lines, the layers declare %d", path, nring, total_rings);
+    cli_die("%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)", path);
+  if (nring != total_rings) cli_die("%s: %d ring lines, the layers declare %d", path, nring, total_rings);
 }
 
 /* ---------------------------------------------------------------- NN layer traffic */
@@ -409,7 +378,7 @@ static void run_nn(const nnmap_t *m, long images, double rate, long delay, doubl
   rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x1e4aull};
   int nev = (int)images * (m->nl - 1);
   event_t *ev = malloc(sizeof(event_t) * (size_t)nev);
-  if (!ev) die("out of memory");
+  if (!ev) cli_die("out of memory");
   long long t = 0;
   int e = 0;
   for (long i = 0; i < images; i++) {
@@ -482,7 +451,7 @@ int main(int argc, char **argv) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define STR(name, var)                         \
   if (!strcmp(a, name)) {                      \
-    if (!v) die("%s needs a value", name);     \
+    if (!v) cli_die("%s needs a value", name); \
     var = v, i++;                              \
     continue;                                  \
   }
@@ -491,84 +460,84 @@ int main(int argc, char **argv) {
     STR("--map", map);
     STR("--check", check);
     if (!strcmp(a, "--len")) {
-      if (!v) die("--len needs a value");
+      if (!v) cli_die("--len needs a value");
       len = v, i++, saw_synth = 1;
       continue;
     }
 #undef STR
-    if (!strcmp(a, "--seed")) seed = parse_long(a, v, 0, 2000000000L);
-    else if (!strcmp(a, "--data-w")) g_cfg.data_w = (int)parse_long(a, v, 1, 32);
-    else if (!strcmp(a, "--tag-w")) g_cfg.tag_w = (int)parse_long(a, v, 1, 16);
-    else if (!strcmp(a, "--cnt-w")) g_cfg.cnt_w = (int)parse_long(a, v, 1, 16);
-    else if (!strcmp(a, "--vc-depth")) g_vc_depth = (int)parse_long(a, v, 2, 1 << 20);
-    else if (!strcmp(a, "--rate")) rate = parse_double(a, v, 0, 1);
-    else if (!strcmp(a, "--k")) k = parse_long(a, v, 1, NNOC_MAX_K), saw_synth = 1;
-    else if (!strcmp(a, "--cols")) cols = parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--rows")) rows = parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--cycles")) cycles = parse_long(a, v, 1, 100000000L), saw_synth = 1;
-    else if (!strcmp(a, "--mcast-frac")) mcast_frac = parse_double(a, v, 0, 1), saw_synth = 1;
+    if (!strcmp(a, "--seed")) seed = cli_parse_long(a, v, 0, 2000000000L);
+    else if (!strcmp(a, "--data-w")) g_cfg.data_w = (int)cli_parse_long(a, v, 1, 32);
+    else if (!strcmp(a, "--tag-w")) g_cfg.tag_w = (int)cli_parse_long(a, v, 1, 16);
+    else if (!strcmp(a, "--cnt-w")) g_cfg.cnt_w = (int)cli_parse_long(a, v, 1, 16);
+    else if (!strcmp(a, "--vc-depth")) g_vc_depth = (int)cli_parse_long(a, v, 2, 1 << 20);
+    else if (!strcmp(a, "--rate")) rate = cli_parse_double(a, v, 0, 1);
+    else if (!strcmp(a, "--k")) k = cli_parse_long(a, v, 1, NNOC_MAX_K), saw_synth = 1;
+    else if (!strcmp(a, "--cols")) cols = cli_parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--rows")) rows = cli_parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--cycles")) cycles = cli_parse_long(a, v, 1, 100000000L), saw_synth = 1;
+    else if (!strcmp(a, "--mcast-frac")) mcast_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
     else if (!strcmp(a, "--mcast-dests"))
-      mcast_dests = parse_long(a, v, 2, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--zero-frac")) zero_frac = parse_double(a, v, 0, 1), saw_synth = 1;
-    else if (!strcmp(a, "--zero-run")) zero_run = parse_double(a, v, 1, 1e6), saw_synth = 1;
-    else if (!strcmp(a, "--hotspot-frac")) hot_frac = parse_double(a, v, 0, 1), saw_synth = 1;
-    else if (!strcmp(a, "--hotspot")) hot_pe = parse_long(a, v, 0, 1 << 20), saw_synth = 1;
-    else if (!strcmp(a, "--images")) images = parse_long(a, v, 1, 1000000), saw_nn = 1;
-    else if (!strcmp(a, "--layer-delay")) delay = parse_long(a, v, 0, 100000000L), saw_nn = 1;
-    else if (!strcmp(a, "--threshold")) thr = parse_double(a, v, 0, 1e6), saw_nn = 1;
+      mcast_dests = cli_parse_long(a, v, 2, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--zero-frac")) zero_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--zero-run")) zero_run = cli_parse_double(a, v, 1, 1e6), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot-frac")) hot_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot")) hot_pe = cli_parse_long(a, v, 0, 1 << 20), saw_synth = 1;
+    else if (!strcmp(a, "--images")) images = cli_parse_long(a, v, 1, 1000000), saw_nn = 1;
+    else if (!strcmp(a, "--layer-delay")) delay = cli_parse_long(a, v, 0, 100000000L), saw_nn = 1;
+    else if (!strcmp(a, "--threshold")) thr = cli_parse_double(a, v, 0, 1e6), saw_nn = 1;
     else if (!strcmp(a, "--no-multicast")) {
       multicast = 0, saw_nn = 1;
       continue;
     } else
-      die("unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
+      cli_die("unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
           "[options] [-o FILE])", a);
     i++;
   }
   if (check) {
     if (pattern || map || saw_synth || saw_nn)
-      die("--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
+      cli_die("--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
     if (out) {
       g_out_path = out;
       g_out = !strcmp(out, "-") ? stdout : fopen(out, "w");
-      if (!g_out) die("%s: cannot open for writing: %s", out, strerror(errno));
+      if (!g_out) cli_die("%s: cannot open for writing: %s", out, strerror(errno));
     }
     run_check(check);
     if (g_out) {
       int bad = ferror(g_out);
       bad |= g_out == stdout ? fflush(g_out) != 0 : fclose(g_out) != 0;
-      if (bad) die("%s: write error", g_out_path);
+      if (bad) cli_die("%s: write error", g_out_path);
     }
     fprintf(stderr,
             "%s: summary check=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
             "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
-            g_prog, check, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
+            CLI_PROG, check, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
             g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
             g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
     return 0;
   }
-  if (!pattern) die("no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
+  if (!pattern) cli_die("no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
   int pat;
   if (!strcmp(pattern, "uniform")) pat = 0;
   else if (!strcmp(pattern, "transpose")) pat = 1;
   else if (!strcmp(pattern, "hotspot")) pat = 2;
   else if (!strcmp(pattern, "nn")) pat = 3;
-  else die("--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
+  else cli_die("--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
   char e[200];
   nnmap_t m;
   synth_t s = {pat, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
                hot_frac, (int)hot_pe};
   if (pat == 3) {
-    if (!map) die("--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
-    if (saw_synth) die("--pattern nn takes its network from the map; synthetic options refused");
-    if (rate <= 0) die("--rate must be > 0 for --pattern nn (images per cycle)");
+    if (!map) cli_die("--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
+    if (saw_synth) cli_die("--pattern nn takes its network from the map; synthetic options refused");
+    if (rate <= 0) cli_die("--rate must be > 0 for --pattern nn (images per cycle)");
     read_map(map, &m);
     g_cfg.k = m.k, g_cfg.cols = m.cols, g_cfg.rows = m.rows;
-    if (m.npe > NNOC_MAX_WORDS) die("neurons-per-pe above %d", NNOC_MAX_WORDS);
+    if (m.npe > NNOC_MAX_WORDS) cli_die("neurons-per-pe above %d", NNOC_MAX_WORDS);
   } else {
-    if (map || saw_nn) die("--map, --images, --layer-delay, --threshold, --no-multicast are for "
-                           "--pattern nn");
+    if (map || saw_nn) cli_die("--map, --images, --layer-delay, --threshold, --no-multicast are for "
+                               "--pattern nn");
     g_cfg.k = (int)k, g_cfg.cols = (int)cols, g_cfg.rows = (int)rows;
-    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) die("%s", e);
+    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cli_die("%s", e);
     if (len) {
       char *end;
       errno = 0;
@@ -578,42 +547,42 @@ int main(int argc, char **argv) {
         hi = (*h >= '0' && *h <= '9') ? strtol(h, &end, 10) : -1;
       }
       if (lo < 0 || hi < lo || *end || errno || hi > NNOC_MAX_WORDS)
-        die("--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
+        cli_die("--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
       s.len_lo = (int)lo, s.len_hi = (int)hi;
     }
     int nr = nnoc_routers(&g_cfg);
-    if (pat == 1 && cols != rows) die("--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
+    if (pat == 1 && cols != rows) cli_die("--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
     if (pat == 2) {
       if (hot_pe < 0) s.hot_pe = ((rows / 2) * (int)cols + (int)cols / 2) * (int)k;
       if (s.hot_pe >= nnoc_pes(&g_cfg))
-        die("--hotspot %d is not a PE of the network (0..%d)", s.hot_pe, nnoc_pes(&g_cfg) - 1);
+        cli_die("--hotspot %d is not a PE of the network (0..%d)", s.hot_pe, nnoc_pes(&g_cfg) - 1);
     } else if (hot_pe >= 0) {
-      die("--hotspot is for --pattern hotspot");
+      cli_die("--hotspot is for --pattern hotspot");
     }
-    if (nnoc_pes(&g_cfg) < 2) die("the network has one PE: nothing to send");
+    if (nnoc_pes(&g_cfg) < 2) cli_die("the network has one PE: nothing to send");
     if (mcast_frac > 0) {
       if (mcast_dests > nr - 1)
-        die("--mcast-dests %ld: the mesh has only %d other routers", mcast_dests, nr - 1);
+        cli_die("--mcast-dests %ld: the mesh has only %d other routers", mcast_dests, nr - 1);
       if (1 + s.len_hi > g_vc_depth)
-        die("multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
+        cli_die("multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
             "or raise --vc-depth", s.len_hi, g_vc_depth);
     }
     if (zero_frac > 0 && zero_frac < 1 && zero_run * (1 - zero_frac) / zero_frac < 1)
-      die("--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
+      cli_die("--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
           "(need zero-frac <= run / (run + 1))", zero_frac, zero_run);
   }
   int npe = nnoc_pes(&g_cfg);
-  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) die("%s", e);
+  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cli_die("%s", e);
   g_tagctr = calloc((size_t)npe, sizeof(uint32_t));
-  if (!g_tagctr) die("out of memory");
+  if (!g_tagctr) cli_die("out of memory");
   if (!out || !strcmp(out, "-")) {
     g_out = stdout;
   } else {
     g_out_path = out;
     g_out = fopen(out, "w");
-    if (!g_out) die("%s: cannot open for writing: %s", out, strerror(errno));
+    if (!g_out) cli_die("%s: cannot open for writing: %s", out, strerror(errno));
   }
-  if (nnoc_traffic_write_header(g_out, &g_cfg) != 0) die("%s: write error", g_out_path);
+  if (nnoc_traffic_write_header(g_out, &g_cfg) != 0) cli_die("%s: write error", g_out_path);
   fprintf(g_out, "# nnoc_traffic");
   for (int i = 1; i < argc; i++) fprintf(g_out, " %s", argv[i]);
   fprintf(g_out, "\n");
@@ -627,11 +596,11 @@ int main(int argc, char **argv) {
   int bad = ferror(g_out);
   if (g_out != stdout) bad |= fclose(g_out) != 0;
   else bad |= fflush(g_out) != 0;
-  if (bad) die("%s: write error", g_out_path);
+  if (bad) cli_die("%s: write error", g_out_path);
   fprintf(stderr,
           "%s: summary pattern=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
           "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
-          g_prog, pattern, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
+          CLI_PROG, pattern, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
           g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
           g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
   return 0;

@@ -116,6 +116,19 @@ $(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
 endef
 
+# $(call HARNESS_NOTRACE,name,top,harness.cpp,flags): the same without waveform support and with
+# its own run-time objects, for large benchmark-only networks (trace code grows with every signal
+# of every instance and would take most of their build time).
+define HARNESS_NOTRACE
+$(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER)
+	@mkdir -p $(BUILD)/tb/$(1)
+	@echo "  VERILATE $(1) (no tracing)"
+	@$(VERILATOR) $(filter-out --trace-fst,$(VFLAGS)) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
+	  -CFLAGS "$(HARNESS_CFLAGS)" -LDFLAGS "$(abspath $(CMODEL_LIB)) -lm -lz" \
+	  $(filter %/$(2).v,$(RTL_FILES)) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
+	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
+endef
+
 include tb/common/common.mk
 include tb/fp/fp.mk
 include $(foreach b,$(BLOCKS),tb/$(b)/$(b).mk)

@@ -18,8 +18,7 @@ NOC_FLAGS = -GK=$(1) -GCols=$(2) -GRows=$(3) -GV=$(4) -GDepth=$(5) -GDataW=16 -G
 # Table 10 sizes: mnist_mlp_1 (Neu-NoC 3 x 3, mesh 6 x 6) and mnist_mlp_2 (4 x 4, mesh 10 x 10).
 NOC_BENCH := neunoc_b64:8:4:2:1 neunoc_m64:1:8:8:0 neunoc_b3x3:8:3:3:1 neunoc_m6x6:1:6:6:0 \
              neunoc_b4x4:8:4:4:1 neunoc_m10x10:1:10:10:0
-$(foreach b,$(NOC_BENCH),$(eval $(call HARNESS,$(word 1,$(subst :, ,$(b))),neunoc,tb/neunoc/tb_neunoc.cpp,\
+$(foreach b,$(NOC_BENCH),$(eval $(call HARNESS_NOTRACE,$(word 1,$(subst :, ,$(b))),neunoc,tb/neunoc/tb_neunoc.cpp,\
   $(call NOC_FLAGS,$(word 2,$(subst :, ,$(b))),$(word 3,$(subst :, ,$(b))),$(word 4,$(subst :, ,$(b))),4,8,$(word 5,$(subst :, ,$(b)))))))
 NOC_BENCH_NAMES := $(foreach b,$(NOC_BENCH),$(word 1,$(subst :, ,$(b))))
-HARNESSES := $(filter-out $(NOC_BENCH_NAMES),$(HARNESSES))
 bench-neunoc: $(foreach n,$(NOC_BENCH_NAMES),$(BUILD)/tb/$(n)/$(n))

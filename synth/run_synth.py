@@ -363,7 +363,37 @@ def yosys_version():
         return "Yosys (version unknown)"
 
 
+def old_markdown_rows(path):
+    """Rows of an existing area report, by section ("gen", "ecp5") and config name: a run with
+    --only keeps the rows of the configurations it did not run (when module and parameters still
+    match), so docs/area.md can be updated one block at a time."""
+    rows = {"gen": {}, "ecp5": {}}
+    if not os.path.exists(path):
+        return rows
+    section = None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("## "):
+                section = "ecp5" if "ECP5" in line else "gen"
+            elif section and line.startswith("| ") and not line.startswith("| config "):
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                rows[section][cells[0]] = (line, cells)
+    return rows
+
+
 def write_markdown(path, configs, table, version, configs_path):
+    old = old_markdown_rows(path)
+
+    def kept(cfg):
+        """The earlier report's row pair for cfg, if this run did not synthesize it."""
+        if table[cfg.name]["status"] != "not run":
+            return None
+        g, e = old["gen"].get(cfg.name), old["ecp5"].get(cfg.name)
+        if g and e and len(g[1]) > 3 and g[1][1] == cfg.top and g[1][2] == (cfg.param_str() or "(defaults)") \
+                and g[1][3] != "—":
+            return g[0], e[0]
+        return None
     out = []
     out.append("# Area report (Yosys)\n")
     cpath = os.path.relpath(os.path.abspath(configs_path), ROOT)
@@ -395,12 +425,18 @@ def write_markdown(path, configs, table, version, configs_path):
         "unlike the iCE40 LUT4 count the ECP5 LUT4 count does not include multipliers. Other "
         "cells, mainly `PFUMX` / `L6MUX21` (the slice muxes that combine LUT4s into wider "
         "functions), are listed under *other cells*.\n")
-    out.append("Per-type cell counts are in `build/synth/<config>.{generic,ice40,ecp5}.log`.\n")
+    out.append("Per-type cell counts are in `build/synth/<config>.{generic,ice40,ecp5}.log`. A run "
+               "with `--only` rewrites its own rows and keeps the other rows of the previous report "
+               "(when module and parameters are unchanged); *not run* marks a configuration with no "
+               "result yet.\n")
     out.append("## Generic and iCE40\n")
     out.append("| config | module | parameters | generic cells | transistors (cmos est.) "
                "| iCE40 LUT4 | FF | BRAM | carry | notes |")
     out.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|")
     for cfg in configs:
+        if kept(cfg):
+            out.append(kept(cfg)[0])
+            continue
         r = table[cfg.name]
         params = r.get("params", cfg.param_str()) or "(defaults)"
         notes = "; ".join(r.get("notes", [])).replace("|", "\\|")
@@ -418,6 +454,9 @@ def write_markdown(path, configs, table, version, configs_path):
                "| DSP (MULT18X18D) | other cells / notes |")
     out.append("|---|--:|--:|--:|--:|--:|--:|---|")
     for cfg in configs:
+        if kept(cfg):
+            out.append(kept(cfg)[1])
+            continue
         r = table[cfg.name]
         if r["status"] == "ok" and r["ecp5_lut"] == "":
             out.append("| %s | — | — | — | — | — | — | not run (earlier result from before the "

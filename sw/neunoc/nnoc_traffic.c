@@ -11,7 +11,7 @@
  *          [--mcast-dests D (4 routers)] [--zero-frac Z (0)] [--zero-run L (4)]
  *          [--hotspot-frac F (0.2)] [--hotspot PE (PE 0 of the centre router)]
  *   nn:    --map MAPFILE (from nnoc_map -o) [--images N (10)] [--rate R (0.01 images/cycle)]
- *          [--layer-delay D (100 cycles)] [--threshold T (0)] [--no-multicast]
+ *          [--layer-delay D (100 cycles)] [--threshold T (0) | --dense] [--no-multicast]
  * Bad arguments, a bad map file or an unwritable output: one-line error on stderr, exit 1.
  * A one-line summary goes to stderr ("nnoc_traffic: summary key=value ...").  The file is a
  * function of the arguments only.
@@ -35,7 +35,8 @@
  * packet per destination ring.  Activations: a = max(0, z), z ~ N(0, 1) per neuron and image
  * (a stream seeded by seed, image, layer and PE), zeroed when a < T, quantized as unsigned
  * Q(0, DataW) of a / 4 (saturating at 4.0) and rounded to nearest; so the zero fraction is
- * Phi(T) (50% at T = 0).
+ * Phi(T) (50% at T = 0).  --dense: a = |z| instead, and at least one LSB, so no word is zero
+ * (the paper's "Neu-NoC without the zero-flit design": packing then changes nothing).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -372,7 +373,7 @@ static int event_cmp(const void *a, const void *b) {
   return x->layer - y->layer;
 }
 
-static void run_nn(const nnmap_t *m, long images, double rate, long delay, double thr,
+static void run_nn(const nnmap_t *m, long images, double rate, long delay, double thr, int dense,
                    int multicast, uint64_t seed) {
   static nnoc_pkt_t p;
   rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x1e4aull};
@@ -402,10 +403,11 @@ static void run_nn(const nnmap_t *m, long images, double rate, long delay, doubl
         uint32_t act[NNOC_MAX_WORDS];
         for (int w = 0; w < nw; w++) {
           double z = gauss(&a);
-          double v = z > 0 ? z : 0;
+          double v = dense ? fabs(z) : z > 0 ? z : 0;
           if (v < thr) v = 0;
           double qv = floor(v / 4.0 * (double)maxq + 0.5);
           act[w] = qv >= (double)maxq ? maxq : (uint32_t)qv;
+          if (dense && act[w] == 0) act[w] = 1;
         }
         /* destination rings of layer l + 1, grouped by their dst_pe mask */
         int nd = m->rings[l + 1];
@@ -444,7 +446,7 @@ int main(int argc, char **argv) {
   long seed = 1, k = 8, cols = 9, rows = 9, cycles = 1000, images = 10, delay = 100;
   long mcast_dests = 4, hot_pe = -1;
   double rate = 0.01, mcast_frac = 0, zero_frac = 0, zero_run = 4, hot_frac = 0.2, thr = 0;
-  int multicast = 1, saw_synth = 0, saw_nn = 0;
+  int multicast = 1, dense = 0, saw_synth = 0, saw_nn = 0;
   g_cfg = (nnoc_cfg_t){8, 9, 9, 16, 8, 4};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -488,6 +490,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-multicast")) {
       multicast = 0, saw_nn = 1;
       continue;
+    } else if (!strcmp(a, "--dense")) {
+      dense = 1, saw_nn = 1;
+      continue;
     } else
       cli_die("unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
           "[options] [-o FILE])", a);
@@ -530,12 +535,13 @@ int main(int argc, char **argv) {
     if (!map) cli_die("--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
     if (saw_synth) cli_die("--pattern nn takes its network from the map; synthetic options refused");
     if (rate <= 0) cli_die("--rate must be > 0 for --pattern nn (images per cycle)");
+    if (dense && thr > 0) cli_die("--dense (no zero words) and --threshold exclude each other");
     read_map(map, &m);
     g_cfg.k = m.k, g_cfg.cols = m.cols, g_cfg.rows = m.rows;
     if (m.npe > NNOC_MAX_WORDS) cli_die("neurons-per-pe above %d", NNOC_MAX_WORDS);
   } else {
-    if (map || saw_nn) cli_die("--map, --images, --layer-delay, --threshold, --no-multicast are for "
-                               "--pattern nn");
+    if (map || saw_nn) cli_die("--map, --images, --layer-delay, --threshold, --dense, --no-multicast are "
+                               "for --pattern nn");
     g_cfg.k = (int)k, g_cfg.cols = (int)cols, g_cfg.rows = (int)rows;
     if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cli_die("%s", e);
     if (len) {
@@ -587,7 +593,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) fprintf(g_out, " %s", argv[i]);
   fprintf(g_out, "\n");
   if (pat == 3) {
-    run_nn(&m, images, rate, delay, thr, multicast, (uint64_t)seed);
+    run_nn(&m, images, rate, delay, thr, dense, multicast, (uint64_t)seed);
     for (int l = 0; l < m.nl; l++) free(m.router[l]), free(m.rpes[l]);
   } else {
     run_synth(&s, (uint64_t)seed);

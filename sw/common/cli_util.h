@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/num_parse.h"
+
 /* Fatal error: prints CLI_PROG, ": ", the printf-style message and a newline on stderr, then
  * exits with status 1.  Example: with CLI_PROG "nmmu_trace", cli_die("unknown net '%s'", "x")
  * prints "nmmu_trace: unknown net 'x'".  Does not return. */
@@ -83,13 +85,7 @@ static inline double cli_parse_double(const char *opt, const char *s, double lo,
  * unchanged) when s does not start with a digit, has trailing characters, overflows or is out
  * of range.  For tools that print their own message, e.g. "bad value '<s>' for <opt>". */
 static inline int cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno == ERANGE || v < lo || v > hi) return -1;
-  *out = (uint64_t)v;
-  return 0;
+  return parse_u64_dec(s, lo, hi, out);
 }
 
 #endif /* SW_COMMON_CLI_UTIL_H */

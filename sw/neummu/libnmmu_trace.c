@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/num_parse.h"
 #include "neummu/nmmu_trace.h"
 
 #define NMMU_TRACE_LINE_MAX 1024
@@ -81,15 +82,7 @@ static int read_tokens(nmmu_trace_reader_t *r, char *buf, char **tok, long *pos)
 }
 
 /* Decimal without sign, 0..max. */
-static int parse_dec(const char *s, uint64_t max, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno == ERANGE || v > max) return -1;
-  *out = (uint64_t)v;
-  return 0;
-}
+static int parse_dec(const char *s, uint64_t max, uint64_t *out) { return parse_u64_dec(s, 0, max, out); }
 
 /* Hex with optional 0x prefix, no sign. */
 static int parse_hex(const char *s, uint64_t *out) {

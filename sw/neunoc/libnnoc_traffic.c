@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/num_parse.h"
 #include "neunoc.h"
 
 #define NNOC_LINE_MAX (NNOC_MAX_WORDS * 11 + 1024)
@@ -91,15 +92,7 @@ static int read_tokens(nnoc_traffic_t *t) {
 }
 
 /* Decimal without sign, 0..max. */
-static int parse_dec(const char *s, uint64_t max, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno == ERANGE || v > max) return -1;
-  *out = (uint64_t)v;
-  return 0;
-}
+static int parse_dec(const char *s, uint64_t max, uint64_t *out) { return parse_u64_dec(s, 0, max, out); }
 
 static int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -202,12 +202,27 @@ def channel_bound(k, cols, rows, words):
 
 
 # ---------------------------------------------------------------- area
+AREA_CONFIGS = ["nnoc_%s_%s" % (b, w) for w in ("small", "paper")
+                for b in ("mesh_router", "ring_send", "ring_recv", "inject", "eject", "pack", "unpack")]
+
+
 def area():
+    """The nnoc_* rows of $BUILD/synth/area.tsv; synthesizes the missing ones first (the paper-width
+    mesh router takes about 13 minutes)."""
     path = os.path.join(BUILD, "synth", "area.tsv")
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        return {r["config"]: r for r in csv.DictReader(f, delimiter="\t") if r["config"].startswith("nnoc_")}
+
+    def rows():
+        if not os.path.exists(path):
+            return {}
+        with open(path) as f:
+            return {r["config"]: r for r in csv.DictReader(f, delimiter="\t") if r["config"].startswith("nnoc_")}
+    missing = [c for c in AREA_CONFIGS if c not in rows()]
+    if missing:
+        print("bench-neunoc: synthesizing %s" % ", ".join(missing), flush=True)
+        rc, out = run("python3 synth/run_synth.py --jobs %d --timeout 3600 --only %s" % (JOBS, ",".join(missing)))
+        if rc != 0:
+            sys.stderr.write("bench-neunoc: warning: synthesis failed, area rows left out:\n%s\n" % out[-1500:])
+    return rows()
 
 
 def pack_overhead(ar, size, k):

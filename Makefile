@@ -101,31 +101,28 @@ $(BUILD)/tb/_runtime/stamp: $(TB_LIB) $(VLT_WAIVER)
 
 # $(call HARNESS,name,top,harness.cpp,verilator flags e.g. -GVec=16)
 # Builds $(BUILD)/tb/<name>/<name>; every RTL file is a dependency (cheap and never stale).
+# $(call HARNESS_NOTRACE,...): the same without waveform support, compiling its own run-time
+# objects (the shared ones are built for tracing); for large benchmark-only networks, whose trace
+# code grows with every signal of every instance and would take most of their build time. Not
+# added to HARNESSES (make test does not build them).
 HARNESSES :=
 define HARNESS
 HARNESSES += $(1)
-$(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER) $(BUILD)/tb/_runtime/stamp
+$(call HARNESS_RULE,$(1),$(2),$(3),$(4),trace)
+endef
+HARNESS_NOTRACE = $(call HARNESS_RULE,$(1),$(2),$(3),$(4),)
+
+# $(call HARNESS_RULE,name,top,harness.cpp,flags,trace-or-empty)
+define HARNESS_RULE
+$(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER) $(if $(5),$(BUILD)/tb/_runtime/stamp)
 	@mkdir -p $(BUILD)/tb/$(1)
-	@echo "  VERILATE $(1)"
-	@$(VERILATOR) $(filter-out --build,$(VFLAGS)) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
+	@echo "  VERILATE $(1)$(if $(5),, (no tracing))"
+	@$(VERILATOR) $(filter-out --build $(if $(5),,--trace-fst),$(VFLAGS)) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
 	  -CFLAGS "$(HARNESS_CFLAGS)" \
 	  -LDFLAGS "$(abspath $(CMODEL_LIB)) -lm -lz" \
 	  $(filter %/$(2).v,$(RTL_FILES)) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
-	  && cp $(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)) $(BUILD)/tb/$(1)/ \
+	  $(if $(5),&& cp $(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)) $(BUILD)/tb/$(1)/) \
 	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk >> $(BUILD)/tb/$(1)/build.log 2>&1 \
-	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
-endef
-
-# $(call HARNESS_NOTRACE,name,top,harness.cpp,flags): the same without waveform support and with
-# its own run-time objects, for large benchmark-only networks (trace code grows with every signal
-# of every instance and would take most of their build time).
-define HARNESS_NOTRACE
-$(BUILD)/tb/$(1)/$(1): $(3) $(wildcard $(dir $(3))*.h) $(TB_LIB) $(RTL_FILES) $(RTL_INCS) $(CMODEL_LIB) $(CMODEL_HDRS) $(VLT_WAIVER)
-	@mkdir -p $(BUILD)/tb/$(1)
-	@echo "  VERILATE $(1) (no tracing)"
-	@$(VERILATOR) $(filter-out --trace-fst,$(VFLAGS)) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
-	  -CFLAGS "$(HARNESS_CFLAGS)" -LDFLAGS "$(abspath $(CMODEL_LIB)) -lm -lz" \
-	  $(filter %/$(2).v,$(RTL_FILES)) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
 endef
 

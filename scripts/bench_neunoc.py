@@ -47,7 +47,7 @@ UNIFORM_RATES = [0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06,
 UNIFORM_LEN = 4          # data words per packet
 UNIFORM_CYCLES = 4000
 ZERO_LOAD_RATE, ZERO_LOAD_CYCLES = 0.0005, 20000   # ~640 packets, almost never two in flight at once
-NN_RUNS = {              # benchmark: (Neu-NoC build, K, mesh build)
+NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
     "mnist_mlp_2": ("neunoc_b4x4", "neunoc_m10x10"),
 }

@@ -394,6 +394,7 @@ def write_markdown(path, configs, table, version, configs_path):
                 and g[1][3] != "—":
             return g[0], e[0]
         return None
+    keep = {c.name: kept(c) for c in configs}
     out = []
     out.append("# Area report (Yosys)\n")
     cpath = os.path.relpath(os.path.abspath(configs_path), ROOT)
@@ -434,8 +435,8 @@ def write_markdown(path, configs, table, version, configs_path):
                "| iCE40 LUT4 | FF | BRAM | carry | notes |")
     out.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|")
     for cfg in configs:
-        if kept(cfg):
-            out.append(kept(cfg)[0])
+        if keep[cfg.name]:
+            out.append(keep[cfg.name][0])
             continue
         r = table[cfg.name]
         params = r.get("params", cfg.param_str()) or "(defaults)"
@@ -454,8 +455,8 @@ def write_markdown(path, configs, table, version, configs_path):
                "| DSP (MULT18X18D) | other cells / notes |")
     out.append("|---|--:|--:|--:|--:|--:|--:|---|")
     for cfg in configs:
-        if kept(cfg):
-            out.append(kept(cfg)[1])
+        if keep[cfg.name]:
+            out.append(keep[cfg.name][1])
             continue
         r = table[cfg.name]
         if r["status"] == "ok" and r["ecp5_lut"] == "":

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Yosys area flow: synthesizes every configuration of synth/configs.txt and writes the area table.
+"""Yosys area flow: synthesizes every block's configurations and writes the area table.
 
-For each configuration (`<config-name> <top-module> [Param=value ...]`) three Yosys runs are made:
+The configurations come from the block descriptions (rtl/<block>/block.toml, 'synth'; shared
+folder first, then the blocks by name), or from a file given with --configs. A configuration of
+a block sees only rtl/common and that block's folder. For each configuration
+(`<config-name> <top-module> [Param=value ...] [@nocheck]`) three Yosys runs are made:
 
-  generic  read_verilog -defer <files>; chparam ...; hierarchy -check -top X;
+  generic  read_verilog -defer <top file>; chparam ...; hierarchy -check -top X;
            synth -top X -flatten; check; stat; stat -tech cmos
            -> total generic cell count, cells by type (raw log), CMOS transistor estimate
   ice40    the same front end, then synth_ice40 -top X -flatten; stat
@@ -20,7 +23,7 @@ $BUILD/synth/area.tsv, and the raw logs / scripts / JSON statistics under $BUILD
 with `check -assert` of every configuration plus every other RTL module with its default
 parameters, and ends with 'N passed, N failed'.
 
-A configuration whose top module has no file yet (rtl/*/<top>.v) is skipped with a note.
+A configuration whose top module has no file yet is skipped with a note.
 """
 import argparse
 import concurrent.futures as cf
@@ -34,6 +37,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import blocks  # noqa: E402  (the block descriptions)
 BUILD = os.environ.get("BUILD", "build")
 
 # Generic gate types that Yosys 0.23 `stat -tech cmos` has a transistor cost for
@@ -61,9 +66,10 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
 class Config:
-    def __init__(self, name, top, params, origin):
+    def __init__(self, name, top, params, origin, dirs=None):
         self.name, self.top, self.params, self.origin = name, top, params, origin
-        self.nocheck = False   # '@nocheck' in configs.txt: left out of --check
+        self.nocheck = False   # '@nocheck': left out of --check
+        self.dirs = dirs       # the RTL folders it sees (None: every rtl/ folder)
 
     def param_str(self):
         return " ".join("%s=%s" % kv for kv in self.params)
@@ -74,18 +80,29 @@ def die(msg):
     sys.exit(2)
 
 
-def load_configs(path):
-    configs, seen = [], {}
+def config_lines(path):
+    """(where, text, dirs) of every configuration line: of the block descriptions, or of a
+    file (--configs) whose configurations see every rtl/ folder."""
+    if path is None:
+        try:
+            every = blocks.load()
+        except blocks.DescriptionError as e:
+            die(str(e))
+        return [("%s: synth line %d" % (b.path, n), text, b.rtl_dirs())
+                for b in every for n, text in b.synth_configs()]
     try:
         f = open(path)
     except OSError as e:
         die("cannot read %s: %s" % (path, e.strerror))
     with f:
-        for lineno, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            where = "%s:%d" % (path, lineno)
+        return [("%s:%d" % (path, n), raw.split("#", 1)[0].strip(), None)
+                for n, raw in enumerate(f, 1) if raw.split("#", 1)[0].strip()]
+
+
+def load_configs(path):
+    configs, seen = [], {}
+    if True:
+        for where, line, dirs in config_lines(path):
             parts = line.split()
             if len(parts) < 2:
                 die("%s: expected '<config-name> <top-module> [Param=value ...]'" % where)
@@ -93,8 +110,8 @@ def load_configs(path):
             if not NAME_RE.match(name):
                 die("%s: bad config name '%s' (letters, digits, _ . + - only)" % (where, name))
             if name in seen:
-                die("%s: duplicate config name '%s' (first at line %d)" % (where, name, seen[name]))
-            seen[name] = lineno
+                die("%s: duplicate config name '%s' (first at %s)" % (where, name, seen[name]))
+            seen[name] = where
             params, nocheck = [], False
             for p in parts[2:]:
                 if p == "@nocheck":
@@ -104,7 +121,7 @@ def load_configs(path):
                 if not m:
                     die("%s: bad parameter '%s' (expected Name=value)" % (where, p))
                 params.append((m.group(1), m.group(2)))
-            configs.append(Config(name, top, params, where))
+            configs.append(Config(name, top, params, where, dirs))
             configs[-1].nocheck = nocheck
     return configs
 
@@ -237,6 +254,7 @@ def module_stats(json_path):
 def run_task(cfg, flow, a, dirs):
     """One Yosys run; returns a dict with 'ok', 'msg', 'time' and the parsed numbers."""
     outdir = a.logdir
+    dirs = cfg.dirs or dirs
     home = find_top(a.rtl_root, dirs, cfg.top)
     base = os.path.join(outdir, "%s.%s" % (cfg.name, flow))
     script, log, js = base + ".ys", base + ".log", base + ".json"
@@ -397,14 +415,15 @@ def write_markdown(path, configs, table, version, configs_path):
     keep = {c.name: kept(c) for c in configs}
     out = []
     out.append("# Area report (Yosys)\n")
-    cpath = os.path.relpath(os.path.abspath(configs_path), ROOT)
-    out.append("Generated by `make synth` (`synth/run_synth.py`) from `%s`; do not edit by hand. "
+    cpath = (os.path.relpath(os.path.abspath(configs_path), ROOT) if configs_path
+             else "the block descriptions (`rtl/*/block.toml`, `synth`)")
+    out.append("Generated by `make synth` (`synth/run_synth.py`) from %s; do not edit by hand. "
                "See [synth.md](synth.md) for the flow and how to add a configuration.\n" % cpath)
     out.append(
         "Numbers come from %s. Every configuration is synthesized three times (generic, iCE40, "
         "ECP5) with the same front end: `read_verilog -defer` of the top module's file, "
         "`chparam` with the listed parameters, `hierarchy -check -top X` (other modules load "
-        "from `rtl/*/<module>.v` via `-libdir`). No place-and-route is run (no Fmax).\n"
+        "from `rtl/common` and the block's own folder via `-libdir`). No place-and-route is run (no Fmax).\n"
         % version)
     out.append(
         "*Generic*: `synth -top X -flatten; stat; stat -tech cmos` "
@@ -480,15 +499,19 @@ def write_markdown(path, configs, table, version, configs_path):
     os.replace(tmp, path)
 
 
-def default_configs(rtl_root, dirs, configs):
-    """One configuration per RTL module that is not the top of any listed configuration."""
+def default_configs(rtl_root, dirs, configs, from_blocks):
+    """One configuration per RTL module that is not the top of any listed configuration (the
+    modules each block description lists, seeing that block's folders)."""
     tops = {c.top for c in configs}
+    if from_blocks:
+        mods = [(f, b.rtl_dirs()) for b in blocks.load() for f in b.rtl]
+    else:
+        mods = [(f, None) for d in dirs for f in vfiles(rtl_root, d)]
     extra = []
-    for d in dirs:
-        for f in vfiles(rtl_root, d):
-            m = os.path.basename(f)[:-2]
-            if m not in tops:
-                extra.append(Config(m + "__default", m, [], "%s (default parameters)" % f))
+    for f, fdirs in mods:
+        m = os.path.basename(f)[:-2]
+        if m not in tops:
+            extra.append(Config(m + "__default", m, [], "%s (default parameters)" % f, fdirs))
     return extra
 
 
@@ -504,7 +527,8 @@ def main():
     ap.add_argument("--configs-only", action="store_true",
                     help="with --check: do not add the default-parameter runs of other modules")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per Yosys run (default 900)")
-    ap.add_argument("--configs", default=os.path.join(HERE, "configs.txt"))
+    ap.add_argument("--configs", default=None,
+                    help="a configuration file instead of the block descriptions")
     ap.add_argument("--rtl-root", default=ROOT, help="directory holding rtl/ (default: repo)")
     ap.add_argument("--build", default=None,
                     help="output directory for logs and area.tsv (default $BUILD/synth)")
@@ -522,20 +546,21 @@ def main():
         # A wider copy of a configuration that is already checked adds minutes, not coverage.
         configs = [c for c in configs if not c.nocheck]
     if a.check and not a.configs_only:
-        configs += default_configs(a.rtl_root, dirs, configs)
+        configs += default_configs(a.rtl_root, dirs, configs, a.configs is None)
     selected = configs
     if a.only:
         want = [w for w in a.only.split(",") if w]
         names = {c.name for c in configs}
         bad = [w for w in want if w not in names]
         if bad:
-            die("--only: unknown config(s) %s (see %s)" % (", ".join(bad), a.configs))
+            die("--only: unknown config(s) %s (see %s)" % (", ".join(bad),
+                                                          a.configs or "rtl/*/block.toml"))
         selected = [c for c in configs if c.name in want]
 
     flows = ["generic"] if a.check else FLOWS
     table, runnable = {}, []
     for c in selected:
-        home = find_top(a.rtl_root, dirs, c.top)
+        home = find_top(a.rtl_root, c.dirs or dirs, c.top)
         if home is None:
             table[c.name] = {"status": "skipped", "notes": ["skipped: no rtl/*/%s.v yet" % c.top]}
             print("SKIP %-32s %s.v not found under rtl/ (not written yet)" % (c.name, c.top),

@@ -15,7 +15,8 @@ import subprocess
 import sys
 import time
 
-RESULT = re.compile(r"^(\d+) passed, (\d+) failed\s*$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+from results import RESULT  # noqa: E402  (the harness result line, shared by every script)
 
 
 def load(paths, block):

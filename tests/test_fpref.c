@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cutil.h"
 #include "fpref.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -476,15 +477,10 @@ static void directed_specific(void) {
 }
 
 /* ------------------------------------------------------------------ random numbers */
-static uint64_t rng_s = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd64(void) { /* splitmix64 */
-  uint64_t z = (rng_s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static cutil_rng_t g_rng; /* cutil_rng_seed(1), set by main */
+static uint64_t rnd64(void) { return cutil_rng_next(&g_rng); }
 static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
-static uint32_t rndn(uint32_t n) { return (uint32_t)(((rnd64() >> 32) * (uint64_t)n) >> 32); }
+static uint32_t rndn(uint32_t n) { return (uint32_t)(((uint64_t)rnd32() * n) >> 32); }
 
 /* random pattern biased toward the special exponents and fractions */
 static uint32_t rnd_pat(fp_fmt_t f) {
@@ -1148,6 +1144,7 @@ static void exhaustive_f16(void) {
 int main(int argc, char **argv) {
   long n = 2000000; /* operand sets per op in the fp32 route cross-check */
   if (argc > 1) n = atol(argv[1]);
+  g_rng = cutil_rng_seed(1);
   clock_t t0 = clock();
   directed_arith(&KF16);
   directed_arith(&KBF16);

@@ -1,4 +1,4 @@
-/* test_neummu.c -- unit tests of the NeuMMU golden model (cmodel/neummu/neummu.c), built with
+/* test_neummu.c -- unit tests of the NeuMMU golden model (cmodel/neummu/nmmu_*.c), built with
  * ASan/UBSan: sparse memory, x86-64 walk rules on hand-built tables, image save/load and every
  * refusal of a malformed image, layout parsing and checks, the page-table builder, and
  * randomized walks against an independent walker over the test's own table tree.
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "neummu.h"
 
 #include "test_check.h"
@@ -19,13 +20,6 @@
 
 typedef unsigned long long ull;
 
-static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static uint64_t rng_below(uint64_t *s, uint64_t n) { return rng_next(s) % n; }
 
 static char tmp_dir[512];
 static const char *tmp_path(const char *name) {
@@ -240,13 +234,13 @@ static void test_walk(void) {
 /* ================================================================ image files */
 static void test_image_roundtrip(void) {
   nmmu_mem_t *m = nmmu_mem_new();
-  uint64_t s = 7;
+  cutil_rng_t s = cutil_rng_seed(7);
   nmmu_mem_set_root(m, 0x00ABC00000000ull);
   enum { N = 50000 };
   uint64_t *pa = malloc(N * sizeof(uint64_t)), *val = malloc(N * sizeof(uint64_t));
   for (int i = 0; i < N; i++) {
-    pa[i] = (rng_next(&s) & (NMMU_PTE_FRAME | 0xFF8)); /* may repeat: last write wins */
-    val[i] = rng_next(&s) | 1;
+    pa[i] = (cutil_rng_next(&s) & (NMMU_PTE_FRAME | 0xFF8)); /* may repeat: last write wins */
+    val[i] = cutil_rng_next(&s) | 1;
     nmmu_mem_write(m, pa[i], val[i]);
   }
   nmmu_mem_write(m, 0xFFFFFFFFFFFF8ull, UINT64_MAX);
@@ -669,10 +663,11 @@ static void test_build(void) {
           "entry per table below the root (%zu)", nmmu_mem_words(m));
 
     /* translate every mapped page: a random offset, read and write */
-    uint64_t s = 99 + (uint64_t)scatter, nx = 0, bad = 0;
+    cutil_rng_t s = cutil_rng_seed(99 + (uint64_t)scatter);
+    uint64_t nx = 0, bad = 0;
     for (size_t i = 0; i < ms.n; i++) {
       const map_t *mp = &ms.v[i];
-      uint64_t ps = mp->page_2m ? 0x200000 : 0x1000, off = rng_below(&s, ps);
+      uint64_t ps = mp->page_2m ? 0x200000 : 0x1000, off = cutil_rng_below(&s, ps);
       nmmu_xlat_t r = nmmu_translate(m, mp->va + off, 0);
       nmmu_xlat_t w = nmmu_translate(m, mp->va + off, 1);
       nx += 2;
@@ -697,10 +692,10 @@ static void test_build(void) {
     uint64_t nmapped = 0;
     for (int i = 0; i < 100000; i++) {
       /* half near the segments, half anywhere */
-      uint64_t va = rng_next(&s) & 0xFFFFFFFFFFFFull;
+      uint64_t va = cutil_rng_next(&s) & 0xFFFFFFFFFFFFull;
       if (i & 1) {
-        const nmmu_seg_t *sg = &l.segs[rng_below(&s, l.nsegs)];
-        va = sg->va - 0x100000 + rng_below(&s, sg->bytes + 0x200000);
+        const nmmu_seg_t *sg = &l.segs[cutil_rng_below(&s, l.nsegs)];
+        va = sg->va - 0x100000 + cutil_rng_below(&s, sg->bytes + 0x200000);
         va &= 0xFFFFFFFFFFFFull;
       }
       int hole;
@@ -840,7 +835,8 @@ typedef struct node {
 
 typedef struct {
   nmmu_mem_t *m;
-  uint64_t next_pa, rng;
+  uint64_t next_pa;
+  cutil_rng_t rng;
   node_t **all;
   size_t nall;
 } rt_t;
@@ -850,18 +846,18 @@ static node_t *rt_node(rt_t *t) {
   if (!n) exit(1);
   /* tables scattered over the 52-bit space (4 KB aligned, distinct by construction) */
   n->pa = t->next_pa;
-  t->next_pa += 0x1000 * (1 + rng_below(&t->rng, 1ull << 28));
+  t->next_pa += 0x1000 * (1 + cutil_rng_below(&t->rng, 1ull << 28));
   t->all = realloc(t->all, (t->nall + 1) * sizeof(node_t *));
   t->all[t->nall++] = n;
   return n;
 }
 
 static uint64_t rt_flags(rt_t *t) {
-  uint64_t f = 0, r = rng_below(&t->rng, 100);
+  uint64_t f = 0, r = cutil_rng_below(&t->rng, 100);
   f |= r < 94 ? P : 0;
-  f |= rng_below(&t->rng, 100) < 90 ? W : 0;
-  f |= rng_below(&t->rng, 100) < 92 ? U : 0;
-  f |= rng_next(&t->rng) & 0xFFF0000000000F78ull & ~PS; /* ignored bits */
+  f |= cutil_rng_below(&t->rng, 100) < 90 ? W : 0;
+  f |= cutil_rng_below(&t->rng, 100) < 92 ? U : 0;
+  f |= cutil_rng_next(&t->rng) & 0xFFF0000000000F78ull & ~PS; /* ignored bits */
   return f;
 }
 
@@ -872,8 +868,8 @@ static void rt_add(rt_t *t, node_t *root, uint64_t va) {
     unsigned i = idx(va, lv);
     if (n->e[i] == 0 && !n->child[i]) {
       uint64_t f = rt_flags(t);
-      uint64_t frame = rng_next(&t->rng) & NMMU_PTE_FRAME;
-      int kind = (int)rng_below(&t->rng, 100);
+      uint64_t frame = cutil_rng_next(&t->rng) & NMMU_PTE_FRAME;
+      int kind = (int)cutil_rng_below(&t->rng, 100);
       if (lv == 1) {
         n->e[i] = frame | f | (kind < 30 ? PS : 0); /* PS = PAT at L1 */
       } else if (lv >= 3 && kind < 8) {
@@ -932,25 +928,27 @@ static nmmu_xlat_t rt_walk(const node_t *root, uint64_t va, int wr) {
 }
 
 static void test_random_walks(void) {
-  rt_t t = {nmmu_mem_new(), 0x0000001000000000ull, 2026, NULL, 0};
+  rt_t t = {nmmu_mem_new(), 0x0000001000000000ull, cutil_rng_seed(2026), NULL, 0};
   node_t *root = rt_node(&t);
   nmmu_mem_set_root(t.m, root->pa);
   /* VAs drawn from small index pools so paths share tables */
   unsigned pool[4][6];
   for (int lv = 0; lv < 4; lv++)
-    for (int k = 0; k < 6; k++) pool[lv][k] = (unsigned)rng_below(&t.rng, 512);
+    for (int k = 0; k < 6; k++) pool[lv][k] = (unsigned)cutil_rng_below(&t.rng, 512);
   pool[0][5] = 511; /* top of the VA space */
-  uint64_t s = 77;
-#define RVA()                                                                                    \
-  ((uint64_t)pool[0][rng_below(&s, 6)] << 39 | (uint64_t)pool[1][rng_below(&s, 6)] << 30 |      \
-   (uint64_t)pool[2][rng_below(&s, 6)] << 21 | (uint64_t)pool[3][rng_below(&s, 6)] << 12 |      \
-   rng_below(&s, 4096))
+  cutil_rng_t s = cutil_rng_seed(77);
+#define RVA()                                        \
+  ((uint64_t)pool[0][cutil_rng_below(&s, 6)] << 39 | \
+   (uint64_t)pool[1][cutil_rng_below(&s, 6)] << 30 | \
+   (uint64_t)pool[2][cutil_rng_below(&s, 6)] << 21 | \
+   (uint64_t)pool[3][cutil_rng_below(&s, 6)] << 12 | cutil_rng_below(&s, 4096))
   for (int i = 0; i < 3000; i++) rt_add(&t, root, RVA());
   CHECK(t.next_pa < (1ull << 52), "random tables below 2^52");
   uint64_t bad = 0, count[3] = {0, 0, 0}, n2m = 0, lv[5] = {0};
   for (int i = 0; i < 300000; i++) {
-    uint64_t va = (i % 10 == 9) ? rng_next(&s) : RVA() | (rng_next(&s) & 0xFFFF000000000000ull);
-    int wr = (int)(rng_next(&s) & 1);
+    uint64_t va =
+        (i % 10 == 9) ? cutil_rng_next(&s) : RVA() | (cutil_rng_next(&s) & 0xFFFF000000000000ull);
+    int wr = (int)(cutil_rng_next(&s) & 1);
     nmmu_xlat_t got = nmmu_translate(t.m, va, wr), want = rt_walk(root, va, wr);
     count[want.status]++;
     n2m += want.status == NMMU_ST_OK && want.page_2m;

@@ -10,19 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "neunoc.h"
 
 #include "test_check.h"
 
 typedef unsigned long long ull;
 
-static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static int rng_below(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
+static int rng_below(cutil_rng_t *s, int n) { return (int)cutil_rng_below(s, (uint64_t)n); }
 
 static nnoc_cfg_t mkcfg(int k, int cols, int rows, int data_w, int tag_w, int cnt_w) {
   nnoc_cfg_t c = {k, cols, rows, data_w, tag_w, cnt_w};
@@ -471,7 +466,7 @@ static int packed_follows_rules(const nnoc_cfg_t *c, const nnoc_flit_t *f, int n
   return 1;
 }
 
-static nnoc_cfg_t random_cfg(uint64_t *s) {
+static nnoc_cfg_t random_cfg(cutil_rng_t *s) {
   nnoc_cfg_t c;
   do {
     c.k = 1 + rng_below(s, 32);
@@ -486,29 +481,29 @@ static nnoc_cfg_t random_cfg(uint64_t *s) {
 
 /* A random packet that nnoc_pkt_check accepts (no multicast length limit); words are zero with
  * a probability drawn per packet, so some packets are all zero and some have none. */
-static void random_pkt(const nnoc_cfg_t *c, uint64_t *s, nnoc_pkt_t *p) {
+static void random_pkt(const nnoc_cfg_t *c, cutil_rng_t *s, nnoc_pkt_t *p) {
   int nr = nnoc_routers(c);
   pkt_clear(p);
   p->src = rng_below(s, nnoc_pes(c));
   do {
     for (int r = 0; r < nr; r++) nnoc_mask_set(p->dst_mesh, r, rng_below(s, 4) == 0);
   } while (nnoc_mask_popcount(p->dst_mesh, nr) == 0);
-  do p->dst_pe = (uint32_t)rng_next(s) & (c->k == 32 ? ~0u : (1u << c->k) - 1);
+  do p->dst_pe = (uint32_t)cutil_rng_next(s) & (c->k == 32 ? ~0u : (1u << c->k) - 1);
   while (!p->dst_pe);
-  p->tag = (uint32_t)rng_next(s) & ((1u << c->tag_w) - 1);
+  p->tag = (uint32_t)cutil_rng_next(s) & ((1u << c->tag_w) - 1);
   int len_kind = rng_below(s, 20);
   p->nwords = len_kind == 0 ? 0 : len_kind == 1 ? rng_below(s, NNOC_MAX_WORDS + 1)
                                                 : 1 + rng_below(s, 120);
   int zero_pct = rng_below(s, 5) == 0 ? 100 * rng_below(s, 2) : rng_below(s, 101);
   uint32_t dmask = c->data_w == 32 ? ~0u : (1u << c->data_w) - 1;
   for (int i = 0; i < p->nwords; i++) {
-    uint32_t v = (uint32_t)rng_next(s) & dmask;
+    uint32_t v = (uint32_t)cutil_rng_next(s) & dmask;
     p->words[i] = rng_below(s, 100) < zero_pct ? 0 : (v ? v : 1);
   }
 }
 
 static void test_pack_random(void) {
-  uint64_t s = 12345;
+  cutil_rng_t s = cutil_rng_seed(12345);
   int bad_roundtrip = 0, bad_rules = 0, bad_count = 0, bad_decode = 0, bad_check = 0;
   int pp_seen = 0, split_seen = 0;
   const int npkts = 4000;
@@ -728,7 +723,7 @@ static void test_delivery(void) {
 /* Random packets: the deliveries match the definition field by field, and exactly the PEs
  * nnoc_dests lists (popcount(mesh) * popcount(pe) of them, ascending) receive one. */
 static void test_delivery_random(void) {
-  uint64_t s = 777;
+  cutil_rng_t s = cutil_rng_seed(777);
   int bad_set = 0, bad_head = 0, bad_data = 0;
   for (int it = 0; it < 400; it++) {
     nnoc_cfg_t c = random_cfg(&s);

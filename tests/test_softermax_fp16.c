@@ -135,7 +135,8 @@ static void row_err(const uint16_t *x, const uint16_t *y, int n, double *ulps, d
 static void test_paper_example(void) {
   uint16_t x[3] = {h(2), h(1), h(3)};
   for (int vec = 1; vec <= 16; vec++) {
-    smx16_cfg_t c = {vec, 384};
+    smx_cfg_t c;
+    smx16_cfg_default(&c, vec, 384);
     uint16_t y[3], d, m;
     CHECK(softermax_fp16_ref(&c, x, 3, y, &d, &m) == 0, "ref accepts the row");
     CHECK(m == h(3), "vec %d: m = 3", vec);
@@ -150,7 +151,8 @@ static void test_paper_example(void) {
 static void test_rows(void) {
   enum { N = 2048 };
   uint16_t *x = calloc(N, sizeof(uint16_t)), *y = calloc(N, sizeof(uint16_t));
-  smx16_cfg_t c = {16, N};
+  smx_cfg_t c;
+  smx16_cfg_default(&c, 16, N);
   uint16_t d, m;
   double ulps, ae;
   /* equal elements: 1/n (exactly 1.0 for n = 1) */
@@ -170,7 +172,8 @@ static void test_rows(void) {
   smx_gen_row(&r, SMX_DIST_GAUSS, 384, 24, 16, real, q);
   for (int i = 0; i < 384; i++) x[i] = h(real[i]);
   int lens[4] = {1, 16, 17, 384};
-  smx16_cfg_t c384 = {16, 384};
+  smx_cfg_t c384;
+  smx16_cfg_default(&c384, 16, 384);
   for (int k = 0; k < 4; k++) {
     CHECK(softermax_fp16_ref(&c384, x, lens[k], y, NULL, NULL) == 0, "length %d accepted", lens[k]);
     row_err(x, y, lens[k], &ulps, &ae);
@@ -225,7 +228,8 @@ static void test_rows(void) {
 
 /* Accuracy on attention-like rows of 384 (the bench's workload) at Vec 16. */
 static void test_accuracy(void) {
-  smx16_cfg_t c = {16, 384};
+  smx_cfg_t c;
+  smx16_cfg_default(&c, 16, 384);
   smx_rng_t r;
   smx_rng_seed(&r, 5);
   double real[384], worst_ulp = 0, worst_abs = 0, sum_abs = 0;
@@ -257,10 +261,11 @@ static void test_accuracy(void) {
 
 /* The stream model agrees with softermax_fp16_ref on well-formed rows and flags malformed ones. */
 static void test_stream(void) {
-  smx16_cfg_t c = {4, 10};
-  smx16_model_t *m = smx16_model_new(&c);
-  smx16_in_beat_t b;
-  smx16_out_beat_t o;
+  smx_cfg_t c;
+  smx16_cfg_default(&c, 4, 10);
+  smx_model_t *m = smx_model_new(&c);
+  smx_in_beat_t b;
+  smx_out_beat_t o;
   uint16_t x[10], y[10];
   for (int i = 0; i < 10; i++) x[i] = h(i * 0.7 - 3);
   softermax_fp16_ref(&c, x, 10, y, NULL, NULL);
@@ -268,14 +273,14 @@ static void test_stream(void) {
     memset(&b, 0, sizeof(b));
     b.cnt = s < 2 ? 4 : 2;
     b.last = s == 2;
-    memcpy(b.x, x + 4 * s, sizeof(uint16_t) * (size_t)b.cnt);
-    b.x[3] = s == 2 ? SMX16_QNAN : b.x[3]; /* an unused lane's content is ignored */
-    smx16_model_push(m, &b);
+    for (int j = 0; j < b.cnt; j++) b.x[j] = x[4 * s + j];
+    b.x[3] = s == 2 ? (int32_t)SMX16_QNAN : b.x[3]; /* an unused lane's content is ignored */
+    smx_model_push(m, &b);
   }
-  CHECK(smx16_model_pending(m) == 3, "three output beats for 10 elements at vec 4");
+  CHECK(smx_model_pending(m) == 3, "three output beats for 10 elements at vec 4");
   int same = 1;
   for (int s = 0; s < 3; s++) {
-    smx16_model_pop(m, &o);
+    smx_model_pop(m, &o);
     same &= o.cnt == (s < 2 ? 4 : 2) && o.last == (s == 2) && !o.err;
     for (int j = 0; j < 4; j++) same &= o.y[j] == (j < o.cnt ? y[4 * s + j] : 0);
   }
@@ -283,47 +288,48 @@ static void test_stream(void) {
   /* malformed: cnt 0; cnt > vec; short non-last beat; over max_len */
   memset(&b, 0, sizeof(b));
   b.last = 1;
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && o.err && o.last && o.cnt == 0, "cnt 0 gives one error beat");
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && o.err && o.last && o.cnt == 0, "cnt 0 gives one error beat");
   b.cnt = 5;
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && o.err && !smx16_model_pending(m), "cnt > vec");
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && o.err && !smx_model_pending(m), "cnt > vec");
   b.cnt = 2;
   b.last = 0;
-  smx16_model_push(m, &b);
+  smx_model_push(m, &b);
   b.cnt = 4;
   b.last = 1;
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && o.err && !smx16_model_pending(m), "short beat before the last");
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && o.err && !smx_model_pending(m), "short beat before the last");
   b.cnt = 4;
   b.last = 0;
-  for (int i = 0; i < 2; i++) smx16_model_push(m, &b);
+  for (int i = 0; i < 2; i++) smx_model_push(m, &b);
   b.cnt = 3; /* 11 elements: one over */
   b.last = 1;
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && o.err && !smx16_model_pending(m), "11 elements > max_len 10");
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && o.err && !smx_model_pending(m), "11 elements > max_len 10");
   /* and it keeps working */
   b.cnt = 1;
   b.x[0] = h(12);
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && !o.err && o.cnt == 1 && o.y[0] == SMX16_ONE,
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && !o.err && o.cnt == 1 && o.y[0] == SMX16_ONE,
         "good row after errors");
   /* reset drops a partial row */
   b.cnt = 4;
   b.last = 0;
-  smx16_model_push(m, &b);
-  smx16_model_reset(m);
+  smx_model_push(m, &b);
+  smx_model_reset(m);
   b.cnt = 2;
   b.last = 1;
   b.x[0] = b.x[1] = h(1);
-  smx16_model_push(m, &b);
-  CHECK(smx16_model_pop(m, &o) && !o.err && o.y[0] == 0x3800 && o.y[1] == 0x3800,
+  smx_model_push(m, &b);
+  CHECK(smx_model_pop(m, &o) && !o.err && o.y[0] == 0x3800 && o.y[1] == 0x3800,
         "after a reset: [1, 1] -> [0.5, 0.5]");
-  smx16_model_free(m);
-  smx16_cfg_t bad = {0, 10};
-  CHECK(smx16_model_new(&bad) == NULL, "bad configuration refused");
+  smx_model_free(m);
+  smx_cfg_t bad;
+  smx16_cfg_default(&bad, 0, 10);
+  CHECK(smx_model_new(&bad) == NULL, "bad configuration refused");
   bad.vec = 65;
-  CHECK(smx16_cfg_check(&bad) == -1, "vec above 64 refused");
+  CHECK(smx_cfg_check(&bad) == -1, "vec above 64 refused");
 }
 
 int main(void) {

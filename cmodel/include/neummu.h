@@ -36,6 +36,22 @@ extern "C" {
 #define NMMU_PTE_FRAME 0x000FFFFFFFFFF000ull /* bits 51:12 */
 #define NMMU_PTE_FRAME_2M 0x000FFFFFFFE00000ull /* bits 51:21 */
 
+/* Field widths and bit positions the RTL uses under the same names (rtl/neummu: localparam
+ * NmmuPageShift = NMMU_PAGE_SHIFT, ... -- each name in UpperCamelCase). */
+#define NMMU_PAGE_SHIFT 12    /* 4 KB page: page-offset bits (VA and PA) */
+#define NMMU_PAGE_SHIFT_2M 21 /* 2 MB page: page-offset bits */
+#define NMMU_LEVEL_BITS 9     /* table index bits per level: VA bits 47:39 L4 ... 20:12 L1 */
+#define NMMU_LEVELS 4         /* L4, L3, L2, L1 */
+#define NMMU_VPN_BITS (NMMU_VA_BITS - NMMU_PAGE_SHIFT) /* 36: va[47:12] */
+#define NMMU_PPN_BITS (NMMU_PA_BITS - NMMU_PAGE_SHIFT) /* 40: pa[51:12], a 4 KB frame */
+#define NMMU_PTE_BITS 64      /* one page-table entry */
+#define NMMU_PTE_SHIFT 3      /* log2 of its 8 bytes: the read port takes pa[51:3] */
+#define NMMU_PTE_P_BIT 0      /* bit positions of NMMU_PTE_P, _W, _U, _PS */
+#define NMMU_PTE_W_BIT 1
+#define NMMU_PTE_U_BIT 2
+#define NMMU_PTE_PS_BIT 7
+#define NMMU_ST_BITS 2        /* width of a status code (NMMU_ST_*) on the response port */
+
 enum { NMMU_ST_OK = 0, NMMU_ST_NOT_PRESENT = 1, NMMU_ST_PERM = 2 };
 
 /* ---- sparse physical memory image ---- */

@@ -55,6 +55,10 @@ extern "C" {
 
 enum { NNOC_BODY = 0, NNOC_HEAD = 1, NNOC_TAIL = 2, NNOC_PP = 3 };
 enum { NNOC_PORT_L = 0, NNOC_PORT_E = 1, NNOC_PORT_W = 2, NNOC_PORT_N = 3, NNOC_PORT_S = 4 };
+/* Used by the RTL under the same names in UpperCamelCase (rtl/neunoc: localparam NnocTypeBits,
+ * NnocPorts, NnocHead, NnocPortE, ...). */
+#define NNOC_TYPE_BITS 2 /* the flit type field: the top bits of a flit */
+#define NNOC_PORTS 5     /* mesh router ports, NNOC_PORT_L .. NNOC_PORT_S */
 
 typedef struct {
   int k;      /* PEs per local ring, 1..NNOC_MAX_K (1 = plain mesh) */

@@ -4,18 +4,11 @@
  * in cmodel/include/neunoc.h; XY routing lives in nnoc_topo.c, traffic files in sw/neunoc. */
 #include "neunoc.h"
 
-#include <stdarg.h>
 #include <string.h>
 
-#define FLIT_BITS (32 * NNOC_FLIT_WORDS)
+#include "cutil.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
+#define FLIT_BITS (32 * NNOC_FLIT_WORDS)
 
 /* Smallest w with 2^w >= n (0 for n <= 1). */
 static int clog2(int n) {
@@ -55,26 +48,27 @@ int nnoc_payload_w(const nnoc_cfg_t *cfg) {
 int nnoc_flit_w(const nnoc_cfg_t *cfg) { return 2 + nnoc_payload_w(cfg); }
 
 int nnoc_cfg_check(const nnoc_cfg_t *cfg, char *err, size_t errlen) {
-  if (!cfg) return seterr(err, errlen, "no configuration"), -1;
+  if (!cfg) return cutil_seterr(err, errlen, "no configuration"), -1;
   if (!in_range(cfg->k, 1, NNOC_MAX_K))
-    return seterr(err, errlen, "k = %d: PEs per ring must be 1..%d", cfg->k, NNOC_MAX_K), -1;
+    return cutil_seterr(err, errlen, "k = %d: PEs per ring must be 1..%d", cfg->k, NNOC_MAX_K), -1;
   /* cols and rows are bounded one at a time first so their product cannot overflow. */
   if (!in_range(cfg->cols, 1, NNOC_MAX_ROUTERS) || !in_range(cfg->rows, 1, NNOC_MAX_ROUTERS) ||
       cfg->cols * cfg->rows > NNOC_MAX_ROUTERS)
-    return seterr(err, errlen, "mesh %d x %d: cols and rows must be >= 1 and cols * rows <= %d",
-                  cfg->cols, cfg->rows, NNOC_MAX_ROUTERS),
+    return cutil_seterr(err, errlen,
+                        "mesh %d x %d: cols and rows must be >= 1 and cols * rows <= %d", cfg->cols,
+                        cfg->rows, NNOC_MAX_ROUTERS),
            -1;
   if (!in_range(cfg->data_w, 1, 32))
-    return seterr(err, errlen, "data_w = %d: must be 1..32", cfg->data_w), -1;
+    return cutil_seterr(err, errlen, "data_w = %d: must be 1..32", cfg->data_w), -1;
   if (!in_range(cfg->tag_w, 1, 16))
-    return seterr(err, errlen, "tag_w = %d: must be 1..16", cfg->tag_w), -1;
+    return cutil_seterr(err, errlen, "tag_w = %d: must be 1..16", cfg->tag_w), -1;
   if (!in_range(cfg->cnt_w, 1, 16))
-    return seterr(err, errlen, "cnt_w = %d: must be 1..16", cfg->cnt_w), -1;
+    return cutil_seterr(err, errlen, "cnt_w = %d: must be 1..16", cfg->cnt_w), -1;
   /* Unreachable with the limits above (the widest flit is 1090 bits), kept so that raising a
    * limit without raising NNOC_FLIT_WORDS fails loudly instead of overrunning a flit. */
   if (nnoc_flit_w(cfg) > FLIT_BITS)
-    return seterr(err, errlen, "flit of %d bits does not fit in NNOC_FLIT_WORDS = %d words",
-                  nnoc_flit_w(cfg), NNOC_FLIT_WORDS),
+    return cutil_seterr(err, errlen, "flit of %d bits does not fit in NNOC_FLIT_WORDS = %d words",
+                        nnoc_flit_w(cfg), NNOC_FLIT_WORDS),
            -1;
   return 0;
 }
@@ -382,17 +376,18 @@ int nnoc_delivery(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int pe, nnoc_flit_
 
 static int check_fields(const layout_t *l, const nnoc_pkt_t *p, char *err, size_t errlen) {
   if (p->src < 0 || p->src >= l->nr * l->k)
-    return seterr(err, errlen, "src %d is not a PE of the network (0..%d)", p->src,
-                  l->nr * l->k - 1),
+    return cutil_seterr(err, errlen, "src %d is not a PE of the network (0..%d)", p->src,
+                        l->nr * l->k - 1),
            -1;
   if (p->tag > low_mask(l->tag_w))
-    return seterr(err, errlen, "tag %u does not fit in tag_w = %d bits", p->tag, l->tag_w), -1;
+    return cutil_seterr(err, errlen, "tag %u does not fit in tag_w = %d bits", p->tag, l->tag_w),
+           -1;
   if (p->nwords < 0 || p->nwords > NNOC_MAX_WORDS)
-    return seterr(err, errlen, "nwords %d is outside 0..%d", p->nwords, NNOC_MAX_WORDS), -1;
+    return cutil_seterr(err, errlen, "nwords %d is outside 0..%d", p->nwords, NNOC_MAX_WORDS), -1;
   for (int i = 0; i < p->nwords; i++)
     if (p->words[i] > low_mask(l->data_w))
-      return seterr(err, errlen, "word %d = 0x%x does not fit in data_w = %d bits", i,
-                    p->words[i], l->data_w),
+      return cutil_seterr(err, errlen, "word %d = 0x%x does not fit in data_w = %d bits", i,
+                          p->words[i], l->data_w),
              -1;
   return 0;
 }
@@ -400,14 +395,14 @@ static int check_fields(const layout_t *l, const nnoc_pkt_t *p, char *err, size_
 static int check_dests(const layout_t *l, const nnoc_pkt_t *p, char *err, size_t errlen) {
   for (int r = l->nr; r < NNOC_MAX_ROUTERS; r++)
     if (nnoc_mask_get(p->dst_mesh, r))
-      return seterr(err, errlen, "dst_mesh bit %d is beyond the %d routers", r, l->nr), -1;
+      return cutil_seterr(err, errlen, "dst_mesh bit %d is beyond the %d routers", r, l->nr), -1;
   if (p->dst_pe & ~low_mask(l->k))
-    return seterr(err, errlen, "dst_pe 0x%x has bits beyond the %d ring positions", p->dst_pe,
-                  l->k),
+    return cutil_seterr(err, errlen, "dst_pe 0x%x has bits beyond the %d ring positions", p->dst_pe,
+                        l->k),
            -1;
   if (nnoc_mask_popcount(p->dst_mesh, l->nr) == 0)
-    return seterr(err, errlen, "no destination: dst_mesh is empty"), -1;
-  if (p->dst_pe == 0) return seterr(err, errlen, "no destination: dst_pe is empty"), -1;
+    return cutil_seterr(err, errlen, "no destination: dst_mesh is empty"), -1;
+  if (p->dst_pe == 0) return cutil_seterr(err, errlen, "no destination: dst_pe is empty"), -1;
   return 0;
 }
 
@@ -417,10 +412,10 @@ int nnoc_pkt_check(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int vc_depth, cha
   if (check_fields(&l, p, err, errlen) < 0 || check_dests(&l, p, err, errlen) < 0) return -1;
   int routers = nnoc_mask_popcount(p->dst_mesh, l.nr);
   if (routers > 1 && 1 + p->nwords > vc_depth)
-    return seterr(err, errlen,
-                  "multicast to %d routers of %d flits does not fit in a virtual channel of %d "
-                  "flits",
-                  routers, 1 + p->nwords, vc_depth),
+    return cutil_seterr(err, errlen,
+                        "multicast to %d routers of %d flits does not fit in a virtual channel "
+                        "of %d flits",
+                        routers, 1 + p->nwords, vc_depth),
            -1;
   return 0;
 }

@@ -1,5 +1,7 @@
-/* softermax.c -- bit-exact golden model of rtl/softermax (see cmodel/include/softermax.h
- * and docs/softermax.md for every format and rounding decision). */
+/* softermax.c -- Softermax's arithmetic (rtl/softermax/softermax_{unnormed,norm,pow2,recip}.v),
+ * bit-exact: the integer max, power of two, fixed-point power sum and reciprocal. The row
+ * bookkeeping, stream model and row loop it plugs into are in smx_stream.c; see
+ * cmodel/include/softermax.h and docs/softermax.md for every format and rounding decision. */
 #include "softermax.h"
 
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include "softermax_lut.h"
 
 void smx_cfg_default(smx_cfg_t *cfg, int vec, int max_len) {
+  cfg->fmt = SMX_FMT_INT;
   cfg->vec = vec;
   cfg->max_len = max_len;
   cfg->in_width = 8;
@@ -16,9 +19,16 @@ void smx_cfg_default(smx_cfg_t *cfg, int vec, int max_len) {
   cfg->sum_frac = 6;
 }
 
+void smx16_cfg_default(smx_cfg_t *cfg, int vec, int max_len) {
+  smx_cfg_default(cfg, vec, max_len);
+  cfg->fmt = SMX_FMT_FP16;
+}
+
 int smx_cfg_check(const smx_cfg_t *cfg) {
+  if (cfg->fmt != SMX_FMT_INT && cfg->fmt != SMX_FMT_FP16) return -1;
   if (cfg->vec < 1 || cfg->vec > SMX_MAX_VEC) return -1;
   if (cfg->max_len < 1) return -1;
+  if (cfg->fmt == SMX_FMT_FP16) return 0; /* the rest is Softermax's number format */
   if (cfg->in_frac < 2 || cfg->in_frac > 8) return -1;
   if (cfg->in_width < cfg->in_frac + 2 || cfg->in_width > 16) return -1;
   if (cfg->recip_seg_bits < 2 || cfg->recip_seg_bits > 4) return -1;
@@ -56,17 +66,19 @@ void smx_recip(const smx_cfg_t *cfg, uint32_t d, uint8_t *rq, int *lz) {
   uint32_t seg = frac >> (15 - s);
   uint32_t rem = frac & ((1u << (15 - s)) - 1u);
   uint32_t r15 = smx_rcp_c[s - 2][seg] - ((smx_rcp_m[s - 2][seg] * rem) >> (15 - s));
-  *rq = (uint8_t)((r15 + (1u << 7)) >> 8); /* round half up to Q(1,7) */
+  int drop = 15 - SMX_RQ_FRAC; /* Q(1,15) -> Q(1,7), round half up */
+  *rq = (uint8_t)((r15 + (1u << (drop - 1))) >> drop);
   *lz = z;
 }
 
 uint8_t smx_norm_elem(uint16_t u, int32_t shift, uint8_t rq, int lz) {
-  uint32_t us = shift >= 16 ? 0 : (uint32_t)u >> shift;
+  uint32_t us = shift >= SMX_U_BITS ? 0 : (uint32_t)u >> shift;
   uint32_t prod = us * rq;     /* Q(2,22) */
-  int sh = 24 - lz;            /* 1 .. 24 (lz <= 23) */
+  int sh = SMX_P_SHIFT - lz;   /* 1 .. 24 (lz <= 23) */
   uint32_t q = prod >> (sh - 1);
   uint32_t y = (q + 1) >> 1;   /* round half up */
-  return (uint8_t)(y > 255 ? 255 : y);
+  uint32_t ymax = (1u << SMX_Y_BITS) - 1u;
+  return (uint8_t)(y > ymax ? ymax : y);
 }
 
 void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const int32_t *x,
@@ -100,163 +112,29 @@ void smx_unnormed_slice(const smx_cfg_t *cfg, smx_unnormed_state_t *st, const in
   *m_slice = m_new;
 }
 
-/* ---- unit-level models ---- */
-void smx_unnormed_row_init(smx_unnormed_row_t *row) {
-  row->st.first = 1;
-  row->st.m = 0;
-  row->st.d = 0;
-  row->nelems = 0;
-  row->nslices = 0;
-  row->err = 0;
-}
-
-void smx_unnormed_beat(const smx_cfg_t *c, smx_unnormed_row_t *row, const smx_in_beat_t *in,
-                       smx_slice_t *out) {
-  int max_slices = (c->max_len + c->vec - 1) / c->vec;
-  int cnt = in->cnt;
-  if (cnt < 1 || cnt > c->vec || (!in->last && cnt != c->vec)) row->err = 1;
-  int lanes = cnt < 0 ? 0 : (cnt > c->vec ? c->vec : cnt);
-  row->nelems += lanes;
-  if (row->nelems > c->max_len) {
-    row->err = 1;
-    row->nelems = (long)c->max_len + 1;
-  }
-  smx_unnormed_slice(c, &row->st, in->x, lanes, out->u, &out->m);
-  out->cnt = lanes;
-  out->last = in->last;
-  out->store = row->nslices < max_slices;
-  row->nslices += out->store;
-  out->d = row->st.d;
-  out->nslices = row->nslices;
-  out->err = row->err;
-  if (in->last) smx_unnormed_row_init(row);
-}
-
 void smx_norm_slice(const smx_cfg_t *cfg, const uint16_t *u, int cnt, int32_t m_slice,
-                    int32_t m_row, uint32_t d, uint8_t *y) {
+                    int32_t m_row, uint32_t d, uint16_t *y) {
   uint8_t rq;
   int lz;
   smx_recip(cfg, d, &rq, &lz);
   for (int j = 0; j < cfg->vec; j++) y[j] = j < cnt ? smx_norm_elem(u[j], m_row - m_slice, rq, lz) : 0;
 }
 
-/* ---- stream model ---- */
-typedef struct {
-  uint16_t u[SMX_MAX_VEC];
-  int32_t m;
-  int cnt;
-} slice_t;
-
-struct smx_model {
-  smx_cfg_t cfg;
-  smx_unnormed_row_t un;
-  slice_t *row;      /* stored slices of the current row (at most max_slices) */
-  int max_slices;
-  smx_out_beat_t *out; /* ring of pending output beats */
-  int out_cap, out_head, out_count;
-};
-
-smx_model_t *smx_model_new(const smx_cfg_t *cfg) {
-  if (smx_cfg_check(cfg)) return NULL;
-  smx_model_t *m = calloc(1, sizeof(*m));
-  if (!m) return NULL;
-  m->cfg = *cfg;
-  m->max_slices = (cfg->max_len + cfg->vec - 1) / cfg->vec;
-  m->row = calloc((size_t)m->max_slices, sizeof(slice_t));
-  m->out_cap = m->max_slices + 1;
-  m->out = calloc((size_t)m->out_cap, sizeof(smx_out_beat_t));
-  if (!m->row || !m->out) {
-    smx_model_free(m);
-    return NULL;
-  }
-  smx_model_reset(m);
-  return m;
-}
-
-void smx_model_free(smx_model_t *m) {
-  if (!m) return;
-  free(m->row);
-  free(m->out);
-  free(m);
-}
-
-void smx_model_reset(smx_model_t *m) {
-  smx_unnormed_row_init(&m->un);
-  m->out_head = 0;
-  m->out_count = 0;
-}
-
-static smx_out_beat_t *out_slot(smx_model_t *m) {
-  smx_out_beat_t *o = &m->out[(m->out_head + m->out_count) % m->out_cap];
-  m->out_count++;
-  memset(o, 0, sizeof(*o));
-  return o;
-}
-
-void smx_model_push(smx_model_t *m, const smx_in_beat_t *in) {
-  smx_slice_t s;
-  smx_unnormed_beat(&m->cfg, &m->un, in, &s);
-  if (s.store) {
-    slice_t *sl = &m->row[s.nslices - 1];
-    memcpy(sl->u, s.u, sizeof(sl->u));
-    sl->m = s.m;
-    sl->cnt = s.cnt;
-  }
-  if (!s.last) return;
-  /* row complete: one output beat per stored slice, or a single error beat */
-  if (s.err) {
-    smx_out_beat_t *o = out_slot(m);
-    o->last = 1;
-    o->err = 1;
-    return;
-  }
-  for (int k = 0; k < s.nslices; k++) {
-    smx_out_beat_t *o = out_slot(m);
-    const slice_t *sl = &m->row[k];
-    o->cnt = sl->cnt;
-    o->last = k == s.nslices - 1;
-    smx_norm_slice(&m->cfg, sl->u, sl->cnt, sl->m, s.m, s.d, o->y);
-  }
-}
-
-int smx_model_pop(smx_model_t *m, smx_out_beat_t *out) {
-  if (!m->out_count) return 0;
-  *out = m->out[m->out_head];
-  m->out_head = (m->out_head + 1) % m->out_cap;
-  m->out_count--;
-  return 1;
-}
-
-int smx_model_pending(const smx_model_t *m) { return m->out_count; }
-
 int softermax_ref(const smx_cfg_t *cfg, const int32_t *x, int n, uint8_t *y,
                   smx_row_stats_t *stats) {
-  if (smx_cfg_check(cfg) || n < 1 || n > cfg->max_len) return -1;
-  smx_unnormed_state_t st = {1, 0, 0};
-  int vec = cfg->vec;
-  int ns = (n + vec - 1) / vec;
-  uint16_t *u = malloc(sizeof(uint16_t) * (size_t)ns * (size_t)vec);
-  int32_t *ms = malloc(sizeof(int32_t) * (size_t)ns);
-  if (!u || !ms) {
-    free(u);
-    free(ms);
+  if (cfg->fmt != SMX_FMT_INT || smx_cfg_check(cfg) || n < 1 || n > cfg->max_len) return -1;
+  uint16_t *y16 = malloc(sizeof(uint16_t) * (size_t)n);
+  smx_unnormed_state_t fin;
+  if (!y16 || smx_row_ref(cfg, x, n, y16, &fin)) {
+    free(y16);
     return -1;
   }
-  for (int s = 0; s < ns; s++) {
-    int cnt = n - s * vec < vec ? n - s * vec : vec;
-    smx_unnormed_slice(cfg, &st, x + s * vec, cnt, u + s * vec, &ms[s]);
-  }
-  uint8_t rq;
-  int lz;
-  smx_recip(cfg, st.d, &rq, &lz);
-  for (int i = 0; i < n; i++) y[i] = smx_norm_elem(u[i], st.m - ms[i / vec], rq, lz);
+  for (int i = 0; i < n; i++) y[i] = (uint8_t)y16[i];
   if (stats) {
-    stats->m = st.m;
-    stats->d = st.d;
-    stats->rq = rq;
-    stats->lz = lz;
+    stats->m = fin.m;
+    stats->d = fin.d;
+    smx_recip(cfg, fin.d, &stats->rq, &stats->lz);
   }
-  free(u);
-  free(ms);
+  free(y16);
   return 0;
 }

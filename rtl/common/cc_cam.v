@@ -25,8 +25,8 @@
 `default_nettype none
 
 module cc_cam #(
-  parameter KeyWidth = 16,
-  parameter Entries  = 8
+  parameter integer KeyWidth = 16,
+  parameter integer Entries  = 8
 ) (
   input  wire                                             clk_i,
   input  wire                                             rst_ni,
@@ -42,7 +42,26 @@ module cc_cam #(
   output wire [Entries-1:0]                               valid_o
 );
 
-  localparam IdxWidth = (Entries > 1) ? $clog2(Entries) : 1;
+  localparam integer IdxWidth = (Entries > 1) ? $clog2(Entries) : 1;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (KeyWidth < 1) begin : gen_check_key_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_cam__KeyWidth_must_be_at_least_1");
+      `else
+        cc_cam__KeyWidth_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Entries < 1) begin : gen_check_entries
+      `ifdef VERILATOR
+        $fatal(1, "cc_cam__Entries_must_be_at_least_1");
+      `else
+        cc_cam__Entries_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg [Entries-1:0] valid_q;
 

@@ -33,8 +33,8 @@
 `default_nettype none
 
 module cc_fifo_sram #(
-  parameter Width = 8,
-  parameter Depth = 16
+  parameter integer Width = 8,
+  parameter integer Depth = 16
 ) (
   input  wire                         clk_i,
   input  wire                         rst_ni,
@@ -48,13 +48,32 @@ module cc_fifo_sram #(
   output wire [$clog2(Depth+1)-1:0]   count_o
 );
 
-  localparam PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
-  localparam CntWidth = $clog2(Depth + 1);
+  localparam integer PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam integer CntWidth = $clog2(Depth + 1);
   // Sized copies of the integer parameters (the part-selects keep the lint width-clean).
   localparam integer        LastInt  = Depth - 1;
   localparam integer        DepthInt = Depth;
   localparam [PtrWidth-1:0] LastPtr  = LastInt[PtrWidth-1:0];
   localparam [CntWidth-1:0] DepthCnt = DepthInt[CntWidth-1:0];
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_fifo_sram__Width_must_be_at_least_1");
+      `else
+        cc_fifo_sram__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 1) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "cc_fifo_sram__Depth_must_be_at_least_1");
+      `else
+        cc_fifo_sram__Depth_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg [PtrWidth-1:0] wptr_q, wptr_d;
   reg [PtrWidth-1:0] rptr_q, rptr_d;

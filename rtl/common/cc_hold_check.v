@@ -18,6 +18,19 @@ module cc_hold_check #(
   input wire [Width-1:0] data_i,
   input wire             release_i  // a held beat may be withdrawn this cycle
 );
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_hold_check__Width_must_be_at_least_1");
+      `else
+        cc_hold_check__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
+
 `ifndef SYNTHESIS
   reg             wait_q;
   reg [Width-1:0] data_q;

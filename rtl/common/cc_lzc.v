@@ -26,15 +26,27 @@
 `default_nettype none
 
 module cc_lzc #(
-  parameter Width = 16
+  parameter integer Width = 16
 ) (
   input  wire [Width-1:0]           in_i,
   output wire [$clog2(Width+1)-1:0] cnt_o,
   output wire                       zero_o
 );
 
-  localparam Levels = $clog2(Width + 1);   // tree depth, also the count width
-  localparam Leaves = 1 << Levels;         // P in the description above, > Width
+  localparam integer Levels = $clog2(Width + 1);   // tree depth, also the count width
+  localparam integer Leaves = 1 << Levels;         // P in the description above, > Width
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_lzc__Width_must_be_at_least_1");
+      `else
+        cc_lzc__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   generate
     if (Width == 1) begin : gen_bit
@@ -42,9 +54,10 @@ module cc_lzc #(
       assign cnt_o = ~in_i;
     end else begin : gen_tree
       // v of nodes 2..2P-1 (the root's v is always 1 and not built); c of inner nodes 1..P-1.
-      // split_var: the tree only looks circular to Verilator at whole-vector granularity.
-      wire [2*Leaves-1:2]           v /* verilator split_var */;
-      wire [Leaves*Levels-1:Levels] c /* verilator split_var */;
+      // v and c are split into bits for Verilator (rtl/common/lint.vlt, split_var): the tree only
+      // looks circular at whole-vector granularity.
+      wire [2*Leaves-1:2]           v;
+      wire [Leaves*Levels-1:Levels] c;
 
       genvar d, j;
       // Leaves: in_i MSB first, then a one, then zeros.

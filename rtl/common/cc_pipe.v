@@ -24,8 +24,8 @@
 `default_nettype none
 
 module cc_pipe #(
-  parameter Width = 8,
-  parameter Depth = 1
+  parameter integer Width = 8,
+  parameter integer Depth = 1
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -37,13 +37,41 @@ module cc_pipe #(
   output wire [Width-1:0] out_data_o
 );
 
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_pipe__Width_must_be_at_least_1");
+      `else
+        cc_pipe__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 0) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "cc_pipe__Depth_must_be_at_least_0");
+      `else
+        cc_pipe__Depth_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
+
   generate
     if (Depth == 0) begin : gen_wire
       assign out_valid_o = in_valid_i;
       assign out_data_o  = in_data_i;
       assign in_ready_o  = out_ready_i;
-      // clk_i and rst_ni are unused without stages.
-      wire unused_clk = clk_i ^ rst_ni;
+
+      // Simulation-only check of the producer's side of the input contract (clk_i and rst_ni
+      // clock only this checker: a wire has no stages).
+      cc_hold_check #(.Width(Width)) u_in_hold_check (
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .valid_i  (in_valid_i),
+        .ready_i  (out_ready_i),
+        .data_i   (in_data_i),
+        .release_i(1'b0)
+      );
     end else begin : gen_regs
       reg [Depth-1:0] valid_q;
       reg [Width-1:0] data_q [0:Depth-1];

@@ -27,7 +27,7 @@
 `default_nettype none
 
 module cc_rr_arbiter #(
-  parameter N = 4
+  parameter integer N = 4
 ) (
   input  wire                                 clk_i,
   input  wire                                 rst_ni,
@@ -38,9 +38,21 @@ module cc_rr_arbiter #(
   output wire                                 gnt_valid_o
 );
 
-  localparam IdxWidth = (N > 1) ? $clog2(N) : 1;
+  localparam integer IdxWidth = (N > 1) ? $clog2(N) : 1;
   localparam integer        LastInt = N - 1;
   localparam [IdxWidth-1:0] LastIdx = LastInt[IdxWidth-1:0];
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (N < 1) begin : gen_check_n
+      `ifdef VERILATOR
+        $fatal(1, "cc_rr_arbiter__N_must_be_at_least_1");
+      `else
+        cc_rr_arbiter__N_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg [IdxWidth-1:0] ptr_q, ptr_d;
 

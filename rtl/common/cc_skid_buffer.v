@@ -29,7 +29,7 @@
 `default_nettype none
 
 module cc_skid_buffer #(
-  parameter Width = 8
+  parameter integer Width = 8
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -40,6 +40,18 @@ module cc_skid_buffer #(
   input  wire             out_ready_i,
   output wire [Width-1:0] out_data_o
 );
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_skid_buffer__Width_must_be_at_least_1");
+      `else
+        cc_skid_buffer__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg             out_valid_q, out_valid_d;
   reg [Width-1:0] out_data_q, out_data_d;

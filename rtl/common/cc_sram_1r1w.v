@@ -33,9 +33,9 @@
 `default_nettype none
 
 module cc_sram_1r1w #(
-  parameter Width     = 8,
-  parameter Depth     = 16,
-  parameter ReadFirst = 1
+  parameter integer Width     = 8,
+  parameter integer Depth     = 16,
+  parameter integer ReadFirst = 1
 ) (
   input  wire                                          clk_i,
   input  wire                                          we_i,
@@ -45,6 +45,32 @@ module cc_sram_1r1w #(
   input  wire [((Depth > 1) ? $clog2(Depth) : 1)-1:0] raddr_i,
   output wire [Width-1:0]                              rdata_o
 );
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Width < 1) begin : gen_check_width
+      `ifdef VERILATOR
+        $fatal(1, "cc_sram_1r1w__Width_must_be_at_least_1");
+      `else
+        cc_sram_1r1w__Width_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 1) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "cc_sram_1r1w__Depth_must_be_at_least_1");
+      `else
+        cc_sram_1r1w__Depth_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (ReadFirst != 0 && ReadFirst != 1) begin : gen_check_read_first
+      `ifdef VERILATOR
+        $fatal(1, "cc_sram_1r1w__ReadFirst_must_be_0_or_1");
+      `else
+        cc_sram_1r1w__ReadFirst_must_be_0_or_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg [Width-1:0] mem_q [0:Depth-1];
   reg [Width-1:0] rdata_q;

@@ -20,9 +20,9 @@
 `default_nettype none
 
 module fp_add #(
-  parameter ExpW    = 8,
-  parameter ManW    = 23,
-  parameter Latency = 1
+  parameter integer ExpW    = 8,
+  parameter integer ManW    = 23,
+  parameter integer Latency = 1
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -42,6 +42,42 @@ module fp_add #(
   localparam integer EW = ExpW + 3;
   localparam integer P  = ManW + 1;
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RMM, FP_FLAG_NV).
+  localparam [2:0] FpRmm    = 3'd4;     // the last rounding mode; 5..7 are reserved
+  localparam [4:0] FpFlagNv = 5'h10;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_add__ExpW_must_be_2_to_30");
+      `else
+        fp_add__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_add__ManW_must_be_at_least_2");
+      `else
+        fp_add__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_add__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_add__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_add__Latency_must_be_at_least_0");
+      `else
+        fp_add__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire          a_sign, b_sign_raw, a_zero, b_zero, a_inf, b_inf, a_nan, b_nan, a_snan, b_snan;
   wire [EW-1:0] a_exp, b_exp;
@@ -74,15 +110,15 @@ module fp_add #(
   always @* begin
     result = rp_result;
     flags  = rp_flags;
-    if (rm_i > 3'd4) begin
+    if (rm_i > FpRmm) begin
       result = QNaN;              // reserved rounding mode: clean error
-      flags  = 5'b10000;
+      flags  = FpFlagNv;
     end else if (a_nan || b_nan) begin
       result = QNaN;
-      flags  = {a_snan || b_snan, 4'b0000};
+      flags  = {5{a_snan || b_snan}} & FpFlagNv;
     end else if (a_inf && b_inf && (a_sign != b_sign)) begin
       result = QNaN;
-      flags  = 5'b10000;
+      flags  = FpFlagNv;
     end else if (a_inf || b_inf) begin
       result = {a_inf ? a_sign : b_sign, {ExpW{1'b1}}, {ManW{1'b0}}};
       flags  = 5'b00000;

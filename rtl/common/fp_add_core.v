@@ -29,8 +29,8 @@
 `default_nettype none
 
 module fp_add_core #(
-  parameter SW = 24,
-  parameter EW = 11
+  parameter integer SW = 24,
+  parameter integer EW = 11
 ) (
   input  wire          x_sign_i,
   input  wire [EW-1:0] x_exp_i,
@@ -49,7 +49,26 @@ module fp_add_core #(
   localparam integer LzW = $clog2(RW + 1);
   localparam integer  DMaxI = SW + 3;
   localparam [DW-1:0] DMax  = DMaxI[DW-1:0];
-  localparam [2:0] RmRdn = 3'd2;
+  localparam [2:0] FpRdn = 3'd2;                     // FP_RDN of cmodel/include/fpref.h
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (SW < 2) begin : gen_check_sw
+      `ifdef VERILATOR
+        $fatal(1, "fp_add_core__SW_must_be_at_least_2");
+      `else
+        fp_add_core__SW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (EW <= $clog2(SW + 4)) begin : gen_check_ew
+      `ifdef VERILATOR
+        $fatal(1, "fp_add_core__EW_must_exceed_clog2_of_SW_plus_4");
+      `else
+        fp_add_core__EW_must_exceed_clog2_of_SW_plus_4 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire x_zero = ~|x_man_i;
   wire y_zero = ~|y_man_i;
@@ -89,7 +108,7 @@ module fp_add_core #(
   // The sum's MSB weight is 2^(a_exp + 1) at bit RW-1; each leading zero lowers it by one.
   assign man_o  = mag << lz;
   assign exp_o  = a_exp + 1'b1 - {{(EW-LzW){1'b0}}, lz};
-  assign sign_o = is_zero ? (esub ? (rm_i == RmRdn) : x_sign_i) : (a_sign ^ neg);
+  assign sign_o = is_zero ? (esub ? (rm_i == FpRdn) : x_sign_i) : (a_sign ^ neg);
 
 endmodule
 

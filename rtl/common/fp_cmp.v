@@ -21,9 +21,9 @@
 `default_nettype none
 
 module fp_cmp #(
-  parameter ExpW    = 8,
-  parameter ManW    = 23,
-  parameter Latency = 0
+  parameter integer ExpW    = 8,
+  parameter integer ManW    = 23,
+  parameter integer Latency = 0
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -40,7 +40,35 @@ module fp_cmp #(
 
   localparam integer W = ExpW + ManW + 1;
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
-  localparam [2:0] OpLt = 3'd1, OpLe = 3'd2, OpMin = 3'd3, OpMax = 3'd4;
+  // op_i codes (listed in the header above; cmodel/include/fpref.h has no names for them).
+  localparam [2:0] OpEq = 3'd0, OpLt = 3'd1, OpLe = 3'd2, OpMin = 3'd3, OpMax = 3'd4;
+  localparam [4:0] FpFlagNv = 5'h10;    // FP_FLAG_NV of cmodel/include/fpref.h
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_cmp__ExpW_must_be_2_to_30");
+      `else
+        fp_cmp__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_cmp__ManW_must_be_at_least_2");
+      `else
+        fp_cmp__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_cmp__Latency_must_be_at_least_0");
+      `else
+        fp_cmp__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire         a_sign = a_i[W-1];
   wire         b_sign = b_i[W-1];
@@ -65,15 +93,15 @@ module fp_cmp #(
   reg [4:0]   flags;
   always @* begin
     result = {W{1'b0}};
-    flags  = {any_snan, 4'b0000};
+    flags  = {5{any_snan}} & FpFlagNv;
     case (op_i)
       OpLt: begin
         result[0] = lt && !any_nan;
-        flags     = {any_nan, 4'b0000};
+        flags     = {5{any_nan}} & FpFlagNv;
       end
       OpLe: begin
         result[0] = (lt || eq) && !any_nan;
-        flags     = {any_nan, 4'b0000};
+        flags     = {5{any_nan}} & FpFlagNv;
       end
       OpMin, OpMax: begin
         if (a_nan && b_nan)  result = QNaN;
@@ -81,8 +109,8 @@ module fp_cmp #(
         else if (b_nan)      result = a_i;
         else                 result = (lt_total == (op_i == OpMin)) ? a_i : b_i;
       end
-      3'd0:    result[0] = eq && !any_nan;
-      default: flags     = 5'b10000;     // reserved op code: result 0, NV
+      OpEq:    result[0] = eq && !any_nan;
+      default: flags     = FpFlagNv;     // reserved op code: result 0, NV
     endcase
   end
 

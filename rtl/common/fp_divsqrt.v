@@ -32,10 +32,10 @@
 `default_nettype none
 
 module fp_divsqrt #(
-  parameter ExpW      = 8,
-  parameter ManW      = 23,
-  parameter Iterative = 1,
-  parameter Latency   = 1
+  parameter integer ExpW      = 8,
+  parameter integer ManW      = 23,
+  parameter integer Iterative = 1,
+  parameter integer Latency   = 1
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -58,6 +58,49 @@ module fp_divsqrt #(
   localparam integer RW = Q + 4;          // partial remainder
   localparam integer CW = $clog2(Q + 1);  // step counter
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RMM, FP_FLAG_NV, FP_FLAG_DZ).
+  localparam [2:0] FpRmm    = 3'd4;     // the last rounding mode; 5..7 are reserved
+  localparam [4:0] FpFlagDz = 5'h08, FpFlagNv = 5'h10;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_divsqrt__ExpW_must_be_2_to_30");
+      `else
+        fp_divsqrt__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_divsqrt__ManW_must_be_at_least_2");
+      `else
+        fp_divsqrt__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_divsqrt__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_divsqrt__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (Iterative != 0 && Iterative != 1) begin : gen_check_iterative
+      `ifdef VERILATOR
+        $fatal(1, "fp_divsqrt__Iterative_must_be_0_or_1");
+      `else
+        fp_divsqrt__Iterative_must_be_0_or_1 u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_divsqrt__Latency_must_be_at_least_0");
+      `else
+        fp_divsqrt__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- operands and specials
   wire          a_sign, b_sign, a_zero, b_zero, a_inf, b_inf, a_nan, b_nan, a_snan, b_snan;
@@ -77,16 +120,16 @@ module fp_divsqrt #(
     special     = 1'b1;
     spec_result = QNaN;
     spec_flags  = 5'b00000;
-    if (rm_i > 3'd4) begin
-      spec_flags = 5'b10000;        // reserved rounding mode: canonical NaN, NV
+    if (rm_i > FpRmm) begin
+      spec_flags = FpFlagNv;        // reserved rounding mode: canonical NaN, NV
     end else if (!op_i) begin
       if (a_nan || b_nan) begin
-        spec_flags = {a_snan || b_snan, 4'b0000};
+        spec_flags = {5{a_snan || b_snan}} & FpFlagNv;
       end else if ((a_inf && b_inf) || (a_zero && b_zero)) begin
-        spec_flags = 5'b10000;
+        spec_flags = FpFlagNv;
       end else if (a_inf || b_zero) begin
         spec_result = {a_sign ^ b_sign, {ExpW{1'b1}}, {ManW{1'b0}}};
-        spec_flags  = {1'b0, b_zero && !a_inf, 3'b000};
+        spec_flags  = {5{b_zero && !a_inf}} & FpFlagDz;
       end else if (a_zero || b_inf) begin
         spec_result = {a_sign ^ b_sign, {(W-1){1'b0}}};
       end else begin
@@ -94,11 +137,11 @@ module fp_divsqrt #(
       end
     end else begin
       if (a_nan) begin
-        spec_flags = {a_snan, 4'b0000};
+        spec_flags = {5{a_snan}} & FpFlagNv;
       end else if (a_zero) begin
         spec_result = a_i;                      // sqrt(+-0) = +-0
       end else if (a_sign) begin
-        spec_flags = 5'b10000;
+        spec_flags = FpFlagNv;
       end else if (a_inf) begin
         spec_result = a_i;
       end else begin
@@ -222,6 +265,17 @@ module fp_divsqrt #(
       assign out_valid_o = state_q == Done;
       assign result_o    = special_q ? spec_result_q : rp_result;
       assign flags_o     = special_q ? spec_flags_q : rp_flags;
+
+      // Simulation-only check of the producer's side of the input contract (the unrolled form
+      // has it in cc_pipe).
+      cc_hold_check #(.Width(2 * W + 4)) u_in_hold_check (
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .valid_i  (in_valid_i),
+        .ready_i  (in_ready_o),
+        .data_i   ({a_i, b_i, op_i, rm_i}),
+        .release_i(1'b0)
+      );
     end else begin : gen_unrolled
       // ------------------------------------------------------------ unrolled form
       reg [RW+3*Q-1:0] acc;

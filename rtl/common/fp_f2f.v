@@ -17,11 +17,11 @@
 `default_nettype none
 
 module fp_f2f #(
-  parameter InExpW  = 8,
-  parameter InManW  = 23,
-  parameter OutExpW = 5,
-  parameter OutManW = 10,
-  parameter Latency = 1
+  parameter integer InExpW  = 8,
+  parameter integer InManW  = 23,
+  parameter integer OutExpW = 5,
+  parameter integer OutManW = 10,
+  parameter integer Latency = 1
 ) (
   input  wire                     clk_i,
   input  wire                     rst_ni,
@@ -40,6 +40,63 @@ module fp_f2f #(
   localparam integer EW  = ((InExpW > OutExpW) ? InExpW : OutExpW) + 3;
   localparam integer Pad = (OutManW + 4 > PI) ? OutManW + 4 - PI : 0;
   localparam [WO-1:0] QNaN = {1'b0, {OutExpW{1'b1}}, 1'b1, {(OutManW-1){1'b0}}};
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RMM, FP_FLAG_NV).
+  localparam [2:0] FpRmm    = 3'd4;     // the last rounding mode; 5..7 are reserved
+  localparam [4:0] FpFlagNv = 5'h10;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (InExpW < 2 || InExpW > 30) begin : gen_check_in_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__InExpW_must_be_2_to_30");
+      `else
+        fp_f2f__InExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (InManW < 2) begin : gen_check_in_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__InManW_must_be_at_least_2");
+      `else
+        fp_f2f__InManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (InExpW >= 2 && InExpW <= 30 && InManW > (1 << InExpW)) begin : gen_check_in_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__InManW_must_be_at_most_2_pow_InExpW");
+      `else
+        fp_f2f__InManW_must_be_at_most_2_pow_InExpW u_param_error ();
+      `endif
+    end
+    if (OutExpW < 2 || OutExpW > 30) begin : gen_check_out_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__OutExpW_must_be_2_to_30");
+      `else
+        fp_f2f__OutExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (OutManW < 2) begin : gen_check_out_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__OutManW_must_be_at_least_2");
+      `else
+        fp_f2f__OutManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (OutExpW >= 2 && OutExpW <= 30 && OutManW > (1 << OutExpW)) begin : gen_check_out_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__OutManW_must_be_at_most_2_pow_OutExpW");
+      `else
+        fp_f2f__OutManW_must_be_at_most_2_pow_OutExpW u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2f__Latency_must_be_at_least_0");
+      `else
+        fp_f2f__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire          sign, zero, inf, nan, snan;
   wire [EW-1:0] exp;
@@ -64,10 +121,11 @@ module fp_f2f #(
 
   // Zeros need no case: a zero significand packs to a signed zero.
   // A reserved rounding mode (5..7) is a clean error: canonical NaN and NV.
-  wire          bad_rm = rm_i > 3'd4;
+  wire          bad_rm = rm_i > FpRmm;
   wire [WO-1:0] result = (nan || bad_rm) ? QNaN
                        : (inf ? {sign, {OutExpW{1'b1}}, {OutManW{1'b0}}} : rp_result);
-  wire [4:0]    flags  = bad_rm ? 5'b10000 : nan ? {snan, 4'b0000} : (inf ? 5'b00000 : rp_flags);
+  wire [4:0]    flags  = bad_rm ? FpFlagNv : nan ? ({5{snan}} & FpFlagNv)
+                                           : (inf ? 5'b00000 : rp_flags);
   wire          unused_zero = zero;
 
   cc_pipe #(.Width(WO + 5), .Depth(Latency)) u_pipe (

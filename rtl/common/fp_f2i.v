@@ -21,9 +21,9 @@
 `default_nettype none
 
 module fp_f2i #(
-  parameter ExpW    = 8,
-  parameter ManW    = 23,
-  parameter Latency = 1
+  parameter integer ExpW    = 8,
+  parameter integer ManW    = 23,
+  parameter integer Latency = 1
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -40,7 +40,44 @@ module fp_f2i #(
 
   localparam integer P  = ManW + 1;
   localparam integer EW = (ExpW + 3 > 8) ? ExpW + 3 : 8;   // holds 32 and the smallest exponent
-  localparam [2:0] RmRtz = 3'd1, RmRdn = 3'd2, RmRup = 3'd3, RmRmm = 3'd4;
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RTZ, FP_FLAG_NV, ...), the
+  // saturation values of <stdint.h> (INT32_MAX, INT32_MIN, UINT32_MAX).
+  localparam [2:0]  FpRtz = 3'd1, FpRdn = 3'd2, FpRup = 3'd3, FpRmm = 3'd4;
+  localparam [4:0]  FpFlagNx = 5'h01, FpFlagNv = 5'h10;
+  localparam [31:0] Int32Max = 32'h7FFF_FFFF, Int32Min = 32'h8000_0000, Uint32Max = 32'hFFFF_FFFF;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2i__ExpW_must_be_2_to_30");
+      `else
+        fp_f2i__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2i__ManW_must_be_at_least_2");
+      `else
+        fp_f2i__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2i__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_f2i__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_f2i__Latency_must_be_at_least_0");
+      `else
+        fp_f2i__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire          sign, zero, inf, nan, snan;
   wire [EW-1:0] exp;
@@ -62,10 +99,10 @@ module fp_f2i #(
   reg inc;
   always @* begin
     case (rm_i)
-      RmRtz:   inc = 1'b0;
-      RmRdn:   inc = sign && inexact;
-      RmRup:   inc = !sign && inexact;
-      RmRmm:   inc = rnd;
+      FpRtz:   inc = 1'b0;
+      FpRdn:   inc = sign && inexact;
+      FpRup:   inc = !sign && inexact;
+      FpRmm:   inc = rnd;
       default: inc = rnd && (stk || ipart[0]);
     endcase
   end
@@ -73,17 +110,17 @@ module fp_f2i #(
 
   // Range after rounding: int32 [-2^31, 2^31 - 1], uint32 [0, 2^32 - 1] (-0.x rounding to 0
   // is in range).
-  wire over_s = sign ? (imag > 33'h0_8000_0000) : (imag > 33'h0_7FFF_FFFF);
+  wire over_s = sign ? (imag > {1'b0, Int32Min}) : (imag > {1'b0, Int32Max});
   wire over_u = sign ? (imag != 33'd0) : imag[32];
-  wire bad_rm  = rm_i > 3'd4;       // reserved rounding mode: NV and the NaN result
+  wire bad_rm  = rm_i > FpRmm;      // reserved rounding mode: NV and the NaN result
   wire invalid = bad_rm || nan || inf || huge || (signed_i ? over_s : over_u);
 
-  wire [31:0] sat_pos = signed_i ? 32'h7FFF_FFFF : 32'hFFFF_FFFF;
-  wire [31:0] sat_neg = signed_i ? 32'h8000_0000 : 32'h0000_0000;
+  wire [31:0] sat_pos = signed_i ? Int32Max : Uint32Max;
+  wire [31:0] sat_neg = signed_i ? Int32Min : 32'h0000_0000;
   wire [31:0] value   = (imag[31:0] ^ {32{sign}}) + {31'd0, sign};   // negate if sign
 
   wire [31:0] result = !invalid ? value : ((sign && !nan && !bad_rm) ? sat_neg : sat_pos);
-  wire [4:0]  flags  = invalid ? 5'b10000 : {4'b0000, inexact};
+  wire [4:0]  flags  = invalid ? FpFlagNv : ({5{inexact}} & FpFlagNx);
   wire        unused_snan = snan;
 
   cc_pipe #(.Width(32 + 5), .Depth(Latency)) u_pipe (

@@ -21,9 +21,9 @@
 `default_nettype none
 
 module fp_fma #(
-  parameter ExpW    = 8,
-  parameter ManW    = 23,
-  parameter Latency = 2
+  parameter integer ExpW    = 8,
+  parameter integer ManW    = 23,
+  parameter integer Latency = 2
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -43,6 +43,42 @@ module fp_fma #(
   localparam integer EW = ExpW + 3;
   localparam integer P  = ManW + 1;
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RMM, FP_FLAG_NV).
+  localparam [2:0] FpRmm    = 3'd4;     // the last rounding mode; 5..7 are reserved
+  localparam [4:0] FpFlagNv = 5'h10;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_fma__ExpW_must_be_2_to_30");
+      `else
+        fp_fma__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_fma__ManW_must_be_at_least_2");
+      `else
+        fp_fma__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_fma__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_fma__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_fma__Latency_must_be_at_least_0");
+      `else
+        fp_fma__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire          a_sign, b_sign, c_sign;
   wire          a_zero, b_zero, c_zero, a_inf, b_inf, c_inf;
@@ -87,15 +123,15 @@ module fp_fma #(
   always @* begin
     result = rp_result;
     flags  = rp_flags;
-    if (rm_i > 3'd4) begin
+    if (rm_i > FpRmm) begin
       result = QNaN;              // reserved rounding mode: clean error
-      flags  = 5'b10000;
+      flags  = FpFlagNv;
     end else if (a_nan || b_nan || c_nan || inf_times_zero) begin
       result = QNaN;
-      flags  = {a_snan || b_snan || c_snan || inf_times_zero, 4'b0000};
+      flags  = {5{a_snan || b_snan || c_snan || inf_times_zero}} & FpFlagNv;
     end else if (p_inf && c_inf && (p_sign != c_sign)) begin
       result = QNaN;
-      flags  = 5'b10000;
+      flags  = FpFlagNv;
     end else if (p_inf || c_inf) begin
       result = {p_inf ? p_sign : c_sign, {ExpW{1'b1}}, {ManW{1'b0}}};
       flags  = 5'b00000;

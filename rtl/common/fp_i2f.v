@@ -16,9 +16,9 @@
 `default_nettype none
 
 module fp_i2f #(
-  parameter ExpW    = 8,
-  parameter ManW    = 23,
-  parameter Latency = 1
+  parameter integer ExpW    = 8,
+  parameter integer ManW    = 23,
+  parameter integer Latency = 1
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -36,6 +36,42 @@ module fp_i2f #(
   localparam integer W  = ExpW + ManW + 1;
   localparam integer EW = (ExpW + 3 > 8) ? ExpW + 3 : 8;   // holds 31 + bias
   localparam integer IW = (ManW + 3 > 32) ? ManW + 3 : 32; // rounding input width
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RMM, FP_FLAG_NV).
+  localparam [2:0] FpRmm    = 3'd4;     // the last rounding mode; 5..7 are reserved
+  localparam [4:0] FpFlagNv = 5'h10;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_i2f__ExpW_must_be_2_to_30");
+      `else
+        fp_i2f__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_i2f__ManW_must_be_at_least_2");
+      `else
+        fp_i2f__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_i2f__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_i2f__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (Latency < 0) begin : gen_check_latency
+      `ifdef VERILATOR
+        $fatal(1, "fp_i2f__Latency_must_be_at_least_0");
+      `else
+        fp_i2f__Latency_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire        sign = signed_i && a_i[31];
   wire [31:0] mag  = (a_i ^ {32{sign}}) + {31'd0, sign};   // |INT32_MIN| = 2^31 fits unsigned
@@ -56,9 +92,9 @@ module fp_i2f #(
 
   // A reserved rounding mode (5..7) is a clean error: canonical NaN and NV.
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
-  wire         bad_rm = rm_i > 3'd4;
+  wire         bad_rm = rm_i > FpRmm;
   wire [W-1:0] result = bad_rm ? QNaN : rp_result;
-  wire [4:0]   flags  = bad_rm ? 5'b10000 : rp_flags;
+  wire [4:0]   flags  = bad_rm ? FpFlagNv : rp_flags;
 
   cc_pipe #(.Width(W + 5), .Depth(Latency)) u_pipe (
     .clk_i(clk_i), .rst_ni(rst_ni),

@@ -29,10 +29,10 @@
 `default_nettype none
 
 module fp_round_pack #(
-  parameter ExpW = 8,
-  parameter ManW = 23,
-  parameter InW  = ManW + 3,
-  parameter EW   = ExpW + 3
+  parameter integer ExpW = 8,
+  parameter integer ManW = 23,
+  parameter integer InW  = ManW + 3,
+  parameter integer EW   = ExpW + 3
 ) (
   input  wire               sign_i,
   input  wire [EW-1:0]      exp_i,
@@ -49,7 +49,49 @@ module fp_round_pack #(
   localparam [EW-1:0] Bias = BiasI[EW-1:0];
   localparam [EW-1:0] MaxB = MaxBI[EW-1:0];
   localparam [ShW-1:0] ShMax = InW[ShW-1:0];
-  localparam [2:0] RmRtz = 3'd1, RmRdn = 3'd2, RmRup = 3'd3, RmRmm = 3'd4;
+  // Rounding mode and flag names of cmodel/include/fpref.h (FP_RTZ, FP_FLAG_OF, ...).
+  localparam [2:0] FpRtz = 3'd1, FpRdn = 3'd2, FpRup = 3'd3, FpRmm = 3'd4;
+  localparam [4:0] FpFlagNx = 5'h01, FpFlagUf = 5'h02, FpFlagOf = 5'h04;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_round_pack__ExpW_must_be_2_to_30");
+      `else
+        fp_round_pack__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_round_pack__ManW_must_be_at_least_2");
+      `else
+        fp_round_pack__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (InW < ManW + 3) begin : gen_check_in_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_round_pack__InW_must_be_at_least_ManW_plus_3");
+      `else
+        fp_round_pack__InW_must_be_at_least_ManW_plus_3 u_param_error ();
+      `endif
+    end
+    if (EW < ExpW + 2) begin : gen_check_ew
+      `ifdef VERILATOR
+        $fatal(1, "fp_round_pack__EW_must_be_at_least_ExpW_plus_2");
+      `else
+        fp_round_pack__EW_must_be_at_least_ExpW_plus_2 u_param_error ();
+      `endif
+    end
+    if (EW <= $clog2(InW + 1)) begin : gen_check_ew_shift
+      `ifdef VERILATOR
+        $fatal(1, "fp_round_pack__EW_must_exceed_clog2_of_InW_plus_1");
+      `else
+        fp_round_pack__EW_must_exceed_clog2_of_InW_plus_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   // Biased exponent of the leading one; <= 0 means the result is below the smallest normal.
   wire [EW-1:0] eb     = exp_i + Bias;
@@ -72,10 +114,10 @@ module fp_round_pack #(
 
   function automatic round_up(input [2:0] rm, input sign, input lsb, input r, input s);
     case (rm)
-      RmRtz:   round_up = 1'b0;
-      RmRdn:   round_up = sign && (r || s);
-      RmRup:   round_up = !sign && (r || s);
-      RmRmm:   round_up = r;
+      FpRtz:   round_up = 1'b0;
+      FpRdn:   round_up = sign && (r || s);
+      FpRup:   round_up = !sign && (r || s);
+      FpRmm:   round_up = r;
       default: round_up = r && (s || lsb);
     endcase
   endfunction
@@ -85,8 +127,9 @@ module fp_round_pack #(
   // Packing trick: the hidden bit of keep carries into the exponent field, so a subnormal that
   // rounds up to 2^emin and the largest finite value that rounds up to infinity need no cases.
   // Both fit ExpW + ManW bits whenever eb <= MaxB; above that ovf overrides the result.
-  wire [ExpW+ManW-1:0] base = normal ? ({eb[ExpW-1:0] - 1'b1, {ManW{1'b0}}} + {{(ExpW-1){1'b0}}, keep})
-                                     : {{(ExpW-1){1'b0}}, keep};
+  wire [ExpW+ManW-1:0] base = normal ?
+                              ({eb[ExpW-1:0] - 1'b1, {ManW{1'b0}}} + {{(ExpW-1){1'b0}}, keep}) :
+                              {{(ExpW-1){1'b0}}, keep};
   wire [ExpW+ManW-1:0] rounded = base + {{(ExpW+ManW-1){1'b0}}, inc};
 
   wire ovf = man_nz && (($signed(eb) > $signed(MaxB)) || (&rounded[ExpW+ManW-1:ManW]));
@@ -96,13 +139,14 @@ module fp_round_pack #(
   wire tiny  = eb[EW-1] || (eb_zero && !(&man_i[InW-1 -: P] && inc_u));
 
   // Overflow goes to infinity unless the mode rounds toward zero for this sign.
-  wire ovf_to_max = (rm_i == RmRtz) || (rm_i == RmRdn && !sign_i) || (rm_i == RmRup && sign_i);
+  wire ovf_to_max = (rm_i == FpRtz) || (rm_i == FpRdn && !sign_i) || (rm_i == FpRup && sign_i);
   wire [ExpW+ManW-1:0] inf_mag = {{ExpW{1'b1}}, {ManW{1'b0}}};
   wire [ExpW+ManW-1:0] max_mag = {{(ExpW-1){1'b1}}, 1'b0, {ManW{1'b1}}};
 
   assign result_o = {sign_i, !man_nz ? {(ExpW+ManW){1'b0}} :
                              ovf ? (ovf_to_max ? max_mag : inf_mag) : rounded};
-  assign flags_o  = {2'b00, ovf, man_nz && tiny && inexact && !ovf, (inexact && man_nz) || ovf};
+  assign flags_o  = ({5{ovf}} & FpFlagOf) | ({5{man_nz && tiny && inexact && !ovf}} & FpFlagUf) |
+                    ({5{(inexact && man_nz) || ovf}} & FpFlagNx);
 
 endmodule
 

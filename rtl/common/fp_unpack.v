@@ -19,9 +19,9 @@
 `default_nettype none
 
 module fp_unpack #(
-  parameter ExpW = 8,
-  parameter ManW = 23,
-  parameter EW   = ExpW + 2
+  parameter integer ExpW = 8,
+  parameter integer ManW = 23,
+  parameter integer EW   = ExpW + 2
 ) (
   input  wire [ExpW+ManW:0] a_i,
   output wire               sign_o,
@@ -39,6 +39,39 @@ module fp_unpack #(
   // Exponents are EW-bit two's complement vectors; the arithmetic below is modulo 2^EW.
   localparam [EW-1:0] Bias = BiasI[EW-1:0];
   localparam [EW-1:0] Emin = EminI[EW-1:0];
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_unpack__ExpW_must_be_2_to_30");
+      `else
+        fp_unpack__ExpW_must_be_2_to_30 u_param_error ();
+      `endif
+    end
+    if (ManW < 2) begin : gen_check_man_w
+      `ifdef VERILATOR
+        $fatal(1, "fp_unpack__ManW_must_be_at_least_2");
+      `else
+        fp_unpack__ManW_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
+      `ifdef VERILATOR
+        $fatal(1, "fp_unpack__ManW_must_be_at_most_2_pow_ExpW");
+      `else
+        fp_unpack__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
+      `endif
+    end
+    if (EW < ExpW + 2) begin : gen_check_ew
+      `ifdef VERILATOR
+        $fatal(1, "fp_unpack__EW_must_be_at_least_ExpW_plus_2");
+      `else
+        fp_unpack__EW_must_be_at_least_ExpW_plus_2 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire [ExpW-1:0] field = a_i[ManW +: ExpW];
   wire [ManW-1:0] frac  = a_i[ManW-1:0];

@@ -12,7 +12,7 @@
 //                                                                         | miss: new walk on the
 //                                                                         |   lowest idle walker
 //                                                                         | else: stall
-//              Walkers x (mmu_ptw: PRMB + TPreg) --rr--> page-table read port (tag = walker)
+//              Walkers x (nmmu_ptw: PRMB + TPreg) --rr--> page-table read port (tag = walker)
 //                                                --rr--> response port (with the TLB hits)
 //                                                --rr--> TLB fill
 //
@@ -35,78 +35,185 @@
 //            accepted after the edge at which inv_i is high sees the page tables as they are
 //            then; requests accepted before it may see the old or the new tables.
 //
-// Parameters:
+// Parameters (checked at elaboration; an illegal value fails the build naming the rule):
 //   Walkers     page-table walkers (>= 1)
 //   Slots       PRMB merge slots per walker (>= 0)
-//   TpReg       1 = translation path register per walker
-//   TlbEntries  4 KB TLB entries (power of two);  TlbWays its associativity (power of two)
-//   Tlb2M       2 MB TLB entries (fully associative)
+//   TpReg       1 = translation path register per walker, 0 = none
+//   TlbEntries  4 KB TLB entries (power of two, >= TlbWays)
+//   TlbWays     associativity of the 4 KB TLB (power of two)
+//   Tlb2M       2 MB TLB entries (fully associative, >= 1)
 //   TlbLatency  cycles from request acceptance to the decision (>= 1; paper: 5)
-//   IdW         request ID bits
+//   IdW         request ID bits (>= 1)
+//
+//            Field widths, bit positions and status codes are localparams named after the
+//            constants of cmodel/include/neummu.h in UpperCamelCase (NMMU_VA_BITS = NmmuVaBits).
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module neummu #(
-  parameter Walkers    = 4,
-  parameter Slots      = 4,
-  parameter TpReg      = 1,
-  parameter TlbEntries = 64,
-  parameter TlbWays    = 4,
-  parameter Tlb2M      = 8,
-  parameter TlbLatency = 2,
-  parameter IdW        = 8
+  parameter integer Walkers    = 4,
+  parameter integer Slots      = 4,
+  parameter integer TpReg      = 1,
+  parameter integer TlbEntries = 64,
+  parameter integer TlbWays    = 4,
+  parameter integer Tlb2M      = 8,
+  parameter integer TlbLatency = 2,
+  parameter integer IdW        = 8
 ) (
-  input  wire                  clk_i,
-  input  wire                  rst_ni,
+  input  wire                    clk_i,
+  input  wire                    rst_ni,
   // configuration
-  input  wire [39:0]           cfg_root_ppn_i,
-  input  wire [WalkCntW-1:0]   cfg_walkers_i,
-  input  wire [SlotCntW-1:0]   cfg_slots_i,
-  input  wire                  cfg_tpreg_i,
+  input  wire [NmmuPpnBits-1:0]  cfg_root_ppn_i,
+  input  wire [WalkCntW-1:0]     cfg_walkers_i,
+  input  wire [SlotCntW-1:0]     cfg_slots_i,
+  input  wire                    cfg_tpreg_i,
   // translation requests
-  input  wire                  req_valid_i,
-  output wire                  req_ready_o,
-  input  wire [IdW-1:0]        req_id_i,
-  input  wire [47:0]           req_va_i,
-  input  wire                  req_write_i,
+  input  wire                    req_valid_i,
+  output wire                    req_ready_o,
+  input  wire [IdW-1:0]          req_id_i,
+  input  wire [NmmuVaBits-1:0]   req_va_i,
+  input  wire                    req_write_i,
   // translation responses
-  output wire                  rsp_valid_o,
-  input  wire                  rsp_ready_i,
-  output wire [IdW-1:0]        rsp_id_o,
-  output wire [51:0]           rsp_pa_o,
-  output wire [1:0]            rsp_status_o,
+  output wire                    rsp_valid_o,
+  input  wire                    rsp_ready_i,
+  output wire [IdW-1:0]          rsp_id_o,
+  output wire [NmmuPaBits-1:0]   rsp_pa_o,
+  output wire [NmmuStBits-1:0]   rsp_status_o,
   // page-table memory read port (8-byte reads)
-  output wire                  mem_req_valid_o,
-  input  wire                  mem_req_ready_i,
-  output wire [51:0]           mem_req_addr_o,
-  output wire [TagW-1:0]       mem_req_tag_o,
-  input  wire                  mem_rsp_valid_i,
-  input  wire [TagW-1:0]       mem_rsp_tag_i,
-  input  wire [63:0]           mem_rsp_data_i,
+  output wire                    mem_req_valid_o,
+  input  wire                    mem_req_ready_i,
+  output wire [NmmuPaBits-1:0]   mem_req_addr_o,
+  output wire [TagW-1:0]         mem_req_tag_o,
+  input  wire                    mem_rsp_valid_i,
+  input  wire [TagW-1:0]         mem_rsp_tag_i,
+  input  wire [NmmuPteBits-1:0]  mem_rsp_data_i,
   // invalidate
-  input  wire                  inv_i,
-  input  wire                  inv_all_i,
-  input  wire [47:0]           inv_va_i,
+  input  wire                    inv_i,
+  input  wire                    inv_all_i,
+  input  wire [NmmuVaBits-1:0]   inv_va_i,
   // event counters (wrap at 2^32)
-  output reg  [31:0]           stat_hits_o,     // TLB hits
-  output reg  [31:0]           stat_walks_o,    // walks started
-  output reg  [31:0]           stat_merges_o,   // requests merged into a walk in flight
-  output reg  [31:0]           stat_reads_o,    // page-table reads issued
-  output reg  [31:0]           stat_tp_l4_o,    // walks whose TPreg matched L4
-  output reg  [31:0]           stat_tp_l3_o,    //   ... L4 and L3
-  output reg  [31:0]           stat_tp_l2_o     //   ... L4, L3 and L2
+  output reg  [31:0]             stat_hits_o,     // TLB hits
+  output reg  [31:0]             stat_walks_o,    // walks started
+  output reg  [31:0]             stat_merges_o,   // requests merged into a walk in flight
+  output reg  [31:0]             stat_reads_o,    // page-table reads issued
+  output reg  [31:0]             stat_tp_l4_o,    // walks whose TPreg matched L4
+  output reg  [31:0]             stat_tp_l3_o,    //   ... L4 and L3
+  output reg  [31:0]             stat_tp_l2_o     //   ... L4, L3 and L2
 );
 
-  localparam TagW     = (Walkers > 1) ? $clog2(Walkers) : 1;
-  localparam WalkCntW = $clog2(Walkers + 1);
-  localparam SlotCntW = ($clog2(Slots + 1) > 0) ? $clog2(Slots + 1) : 1;
-  localparam ReqW     = IdW + 13;        // {id, write, page offset}
-  localparam RspW     = IdW + 54;        // {id, pa, status}
-  localparam LkW      = ReqW + 36 + 43;  // {req, vpn, hit, ppn, w, u}
+  // ---------------------------------------------------------------- fields (neummu.h)
+  localparam integer NmmuVaBits      = 48;  // virtual address bits
+  localparam integer NmmuPaBits      = 52;  // physical address bits
+  localparam integer NmmuPageShift   = 12;  // 4 KB page offset bits
+  localparam integer NmmuVpnBits     = NmmuVaBits - NmmuPageShift;  // va[47:12]
+  localparam integer NmmuPpnBits     = NmmuPaBits - NmmuPageShift;  // pa[51:12]
+  localparam integer NmmuLevels      = 4;   // L4 .. L1
+  localparam integer NmmuPteBits     = 64;  // one page-table entry
+  localparam integer NmmuPteShift    = 3;   // log2 of its bytes: the read port takes pa[51:3]
+  localparam integer NmmuStBits      = 2;   // status code
+  localparam [NmmuStBits-1:0] NmmuStOk = 2'd0, NmmuStPerm = 2'd2;  // NMMU_ST_OK, NMMU_ST_PERM
+
+  localparam integer TagW     = (Walkers > 1) ? $clog2(Walkers) : 1;
+  localparam integer WalkCntW = $clog2(Walkers + 1);
+  localparam integer SlotCntW = ($clog2(Slots + 1) > 0) ? $clog2(Slots + 1) : 1;
+  localparam integer PteAddrW = NmmuPaBits - NmmuPteShift;   // 8-byte word address of an entry
+  localparam integer TpEvW    = NmmuLevels - 1;              // TPreg levels (L4, L3, L2)
+  // A request in flight: {id, write, page offset}; the write bit sits above the page offset.
+  localparam integer ReqW     = IdW + 1 + NmmuPageShift;
+  localparam integer ReqWrBit = NmmuPageShift;
+  // A response: {id, pa, status}.
+  localparam integer RspW     = IdW + NmmuPaBits + NmmuStBits;
+  // A TLB lookup result: {hit, ppn, w, u}, u at bit 0.
+  localparam integer LkUBit   = 0;
+  localparam integer LkWBit   = 1;
+  localparam integer LkPpnLsb = 2;
+  localparam integer LkHitBit = LkPpnLsb + NmmuPpnBits;
+  localparam integer LkResW   = LkHitBit + 1;
+  // The decision stage's word: {req, vpn, lookup result}.
+  localparam integer LkW      = ReqW + NmmuVpnBits + LkResW;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Walkers < 1) begin : gen_check_walkers
+      `ifdef VERILATOR
+        $fatal(1, "neummu__Walkers_must_be_at_least_1");
+      `else
+        neummu__Walkers_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Slots < 0) begin : gen_check_slots
+      `ifdef VERILATOR
+        $fatal(1, "neummu__Slots_must_be_at_least_0");
+      `else
+        neummu__Slots_must_be_at_least_0 u_param_error ();
+      `endif
+    end
+    if (TpReg != 0 && TpReg != 1) begin : gen_check_tp_reg
+      `ifdef VERILATOR
+        $fatal(1, "neummu__TpReg_must_be_0_or_1");
+      `else
+        neummu__TpReg_must_be_0_or_1 u_param_error ();
+      `endif
+    end
+    if (TlbEntries < 1 || (TlbEntries & (TlbEntries - 1)) != 0) begin : gen_check_tlb_entries
+      `ifdef VERILATOR
+        $fatal(1, "neummu__TlbEntries_must_be_a_power_of_2");
+      `else
+        neummu__TlbEntries_must_be_a_power_of_2 u_param_error ();
+      `endif
+    end
+    if (TlbWays < 1 || (TlbWays & (TlbWays - 1)) != 0) begin : gen_check_tlb_ways
+      `ifdef VERILATOR
+        $fatal(1, "neummu__TlbWays_must_be_a_power_of_2");
+      `else
+        neummu__TlbWays_must_be_a_power_of_2 u_param_error ();
+      `endif
+    end
+    if (TlbEntries < TlbWays) begin : gen_check_tlb_sets
+      `ifdef VERILATOR
+        $fatal(1, "neummu__TlbEntries_must_be_at_least_TlbWays");
+      `else
+        neummu__TlbEntries_must_be_at_least_TlbWays u_param_error ();
+      `endif
+    end
+    if (Tlb2M < 1) begin : gen_check_tlb_2m
+      `ifdef VERILATOR
+        $fatal(1, "neummu__Tlb2M_must_be_at_least_1");
+      `else
+        neummu__Tlb2M_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (TlbLatency < 1) begin : gen_check_tlb_latency
+      `ifdef VERILATOR
+        $fatal(1, "neummu__TlbLatency_must_be_at_least_1");
+      `else
+        neummu__TlbLatency_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (IdW < 1) begin : gen_check_id_w
+      `ifdef VERILATOR
+        $fatal(1, "neummu__IdW_must_be_at_least_1");
+      `else
+        neummu__IdW_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   // The page offset of an invalidate address does not matter.
-  wire unused_inv_off = ^inv_va_i[11:0];
+  wire unused_inv_off = ^inv_va_i[NmmuPageShift-1:0];
+
+  // Simulation-only check of the requester's side of the request stream (valid and data hold
+  // until accepted; an invalidate does not release a request).
+  cc_hold_check #(.Width(IdW + NmmuVaBits + 1)) u_req_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (req_valid_i),
+    .ready_i  (req_ready_o),
+    .data_i   ({req_id_i, req_va_i, req_write_i}),
+    .release_i(1'b0)
+  );
 
   // ---------------------------------------------------------------- configuration
   localparam [WalkCntW-1:0] AllWalkers = Walkers[WalkCntW-1:0];
@@ -124,7 +231,7 @@ module neummu #(
   // ---------------------------------------------------------------- lookup stage
   reg            s1_valid_q;
   reg [ReqW-1:0] s1_req_q;
-  reg [35:0]     s1_vpn_q;
+  reg [NmmuVpnBits-1:0] s1_vpn_q;
   wire           s1_ready;
   assign req_ready_o = !s1_valid_q || s1_ready;
   wire req_take = req_valid_i && req_ready_o;
@@ -135,21 +242,21 @@ module neummu #(
   end
   always @(posedge clk_i) begin
     if (req_take) begin
-      s1_req_q <= {req_id_i, req_write_i, req_va_i[11:0]};
-      s1_vpn_q <= req_va_i[47:12];
+      s1_req_q <= {req_id_i, req_write_i, req_va_i[NmmuPageShift-1:0]};
+      s1_vpn_q <= req_va_i[NmmuVaBits-1:NmmuPageShift];
     end
   end
 
-  wire        tlb_hit, tlb_w, tlb_u;
-  wire [39:0] tlb_ppn;
-  wire        fill_v;
-  wire [35:0] fill_vpn;
-  wire [39:0] fill_ppn;
-  wire        fill_2m, fill_w, fill_u;
-  mmu_tlb #(.Entries(TlbEntries), .Ways(TlbWays), .Entries2M(Tlb2M)) u_tlb (
+  wire                   tlb_hit, tlb_w, tlb_u;
+  wire [NmmuPpnBits-1:0] tlb_ppn;
+  wire                   fill_v;
+  wire [NmmuVpnBits-1:0] fill_vpn;
+  wire [NmmuPpnBits-1:0] fill_ppn;
+  wire                   fill_2m, fill_w, fill_u;
+  nmmu_tlb #(.Entries(TlbEntries), .Ways(TlbWays), .Entries2M(Tlb2M)) u_tlb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .rd_vpn_i   (req_va_i[47:12]),
+    .rd_vpn_i   (req_va_i[NmmuVaBits-1:NmmuPageShift]),
     .cmp_vpn_i  (s1_vpn_q),
     .hit_o      (tlb_hit),
     .ppn_o      (tlb_ppn),
@@ -163,16 +270,16 @@ module neummu #(
     .fill_u_i   (fill_u),
     .inv_i      (inv_i),
     .inv_all_i  (inv_all_i),
-    .inv_vpn_i  (inv_va_i[47:12])
+    .inv_vpn_i  (inv_va_i[NmmuVaBits-1:NmmuPageShift])
   );
 
   // The lookup result is taken in the first cycle after the read and held while the stage
   // stalls (the stream into the latency stages must not change while it waits). A held hit
   // may outlive an invalidate and a held miss may miss a fill: both are allowed (the request
   // was accepted before the invalidate; a miss only costs a walk).
-  reg        s1_fresh_q;
-  reg [42:0] s1_lk_q;
-  wire [42:0] s1_lk = s1_fresh_q ? {tlb_hit, tlb_ppn, tlb_w, tlb_u} : s1_lk_q;
+  reg               s1_fresh_q;
+  reg  [LkResW-1:0] s1_lk_q;
+  wire [LkResW-1:0] s1_lk = s1_fresh_q ? {tlb_hit, tlb_ppn, tlb_w, tlb_u} : s1_lk_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) s1_fresh_q <= 1'b0;
     else         s1_fresh_q <= req_take;
@@ -195,16 +302,18 @@ module neummu #(
     .out_ready_i (d_ready),
     .out_data_o  (d_data)
   );
-  wire [ReqW-1:0] d_req = d_data[LkW-1 -: ReqW];
-  wire [35:0]     d_vpn = d_data[43 +: 36];
-  wire            d_hit = d_data[42];
-  wire [39:0]     d_ppn = d_data[2 +: 40];
-  wire            d_w   = d_data[1];
-  wire            d_u   = d_data[0];
-  wire            d_wr  = d_req[12];
-  wire [1:0]      d_st  = (!d_u || (d_wr && !d_w)) ? 2'd2 : 2'd0;
-  wire [RspW-1:0] d_rsp = {d_req[ReqW-1 -: IdW], (d_st == 2'd0) ? {d_ppn, d_req[11:0]} : 52'd0,
-                           d_st};
+  wire [ReqW-1:0]        d_req = d_data[LkW-1 -: ReqW];
+  wire [NmmuVpnBits-1:0] d_vpn = d_data[LkResW +: NmmuVpnBits];
+  wire                   d_hit = d_data[LkHitBit];
+  wire [NmmuPpnBits-1:0] d_ppn = d_data[LkPpnLsb +: NmmuPpnBits];
+  wire                   d_w   = d_data[LkWBit];
+  wire                   d_u   = d_data[LkUBit];
+  wire                   d_wr  = d_req[ReqWrBit];
+  wire [NmmuStBits-1:0]  d_st  = (!d_u || (d_wr && !d_w)) ? NmmuStPerm : NmmuStOk;
+  wire [RspW-1:0]        d_rsp = {d_req[ReqW-1 -: IdW],
+                                  (d_st == NmmuStOk) ? {d_ppn, d_req[NmmuPageShift-1:0]}
+                                                     : {NmmuPaBits{1'b0}},
+                                  d_st};
 
   // ---------------------------------------------------------------- decision
   wire [Walkers-1:0] w_idle, w_can_merge, pts_match;
@@ -218,7 +327,7 @@ module neummu #(
   wire               hit_gnt;
   assign d_ready = d_hit ? hit_gnt : (do_merge || do_alloc);
 
-  mmu_pts #(.N(Walkers)) u_pts (
+  nmmu_pts #(.N(Walkers)) u_pts (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .lk_vpn_i  (d_vpn),
@@ -233,19 +342,19 @@ module neummu #(
   wire [Walkers-1:0] w_mem_req, w_rsp_req, w_fill_req;
   wire [Walkers-1:0] mem_gnt, fill_gnt;
   wire [Walkers-1:0] w_walk;
-  wire [48:0]        w_addr [0:Walkers-1];
-  wire [RspW-1:0]    w_rsp  [0:Walkers-1];
-  wire [35:0]        w_fvpn [0:Walkers-1];
-  wire [39:0]        w_fppn [0:Walkers-1];
-  wire [Walkers-1:0] w_f2m, w_fw, w_fu;
-  wire [3*Walkers-1:0] w_tp;
+  wire [PteAddrW-1:0]    w_addr [0:Walkers-1];
+  wire [RspW-1:0]        w_rsp  [0:Walkers-1];
+  wire [NmmuVpnBits-1:0] w_fvpn [0:Walkers-1];
+  wire [NmmuPpnBits-1:0] w_fppn [0:Walkers-1];
+  wire [Walkers-1:0]     w_f2m, w_fw, w_fu;
+  wire [TpEvW*Walkers-1:0] w_tp;
   wire               mem_ack, rsp_ack;
   wire [Walkers:0]   rsp_arb_gnt;
 
   genvar g;
   generate
     for (g = 0; g < Walkers; g = g + 1) begin : gen_walker
-      mmu_ptw #(.Slots(Slots), .TpReg(TpReg), .IdW(IdW)) u_ptw (
+      nmmu_ptw #(.Slots(Slots), .TpReg(TpReg), .IdW(IdW)) u_ptw (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
         .root_ppn_i  (cfg_root_ppn_i),
@@ -275,7 +384,7 @@ module neummu #(
         .fill_gnt_i  (fill_gnt[g]),
         .inv_i       (inv_i),
         .ev_walk_o   (w_walk[g]),
-        .ev_tp_hit_o (w_tp[3*g +: 3])
+        .ev_tp_hit_o (w_tp[TpEvW*g +: TpEvW])
       );
     end
   endgenerate
@@ -292,10 +401,10 @@ module neummu #(
     .gnt_idx_o   (mem_idx),
     .gnt_valid_o (mem_any)
   );
-  wire        mem_in_ready;
-  wire [48:0] mem_word;
+  wire                mem_in_ready;
+  wire [PteAddrW-1:0] mem_word;
   assign mem_ack = mem_any && mem_in_ready;
-  cc_skid_buffer #(.Width(49 + TagW)) u_mem_skid (
+  cc_skid_buffer #(.Width(PteAddrW + TagW)) u_mem_skid (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .in_valid_i  (mem_any),
@@ -305,10 +414,10 @@ module neummu #(
     .out_ready_i (mem_req_ready_i),
     .out_data_o  ({mem_word, mem_req_tag_o})
   );
-  assign mem_req_addr_o = {mem_word, 3'b000};
+  assign mem_req_addr_o = {mem_word, {NmmuPteShift{1'b0}}};
 
   // ---------------------------------------------------------------- response port
-  localparam RTagW = $clog2(Walkers + 1);
+  localparam integer RTagW = $clog2(Walkers + 1);
   wire [RTagW-1:0] rsp_idx;
   wire             rsp_any;
   wire             rsp_in_ready;
@@ -355,11 +464,11 @@ module neummu #(
   assign fill_u   = w_fu[fill_idx];
 
   // ---------------------------------------------------------------- counters
-  reg [2:0] tp_ev;
+  reg [TpEvW-1:0] tp_ev;    // [0] L4, [1] L4+L3, [2] L4+L3+L2 matched
   integer t;
   always @* begin
-    tp_ev = 3'b000;
-    for (t = 0; t < Walkers; t = t + 1) tp_ev = tp_ev | w_tp[3*t +: 3];
+    tp_ev = {TpEvW{1'b0}};
+    for (t = 0; t < Walkers; t = t + 1) tp_ev = tp_ev | w_tp[TpEvW*t +: TpEvW];
   end
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

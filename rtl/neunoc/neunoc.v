@@ -22,35 +22,39 @@
 //            src router, src ring position, tag, single (bit HdrW-1). Body/tail: data word in
 //            [DataW-1:0].
 //
-// Parameters:
-//   K           PEs per local ring (1 = plain mesh)
-//   Cols, Rows  mesh size (n x m)
-//   V, Depth    virtual channels per mesh port and flits per VC; a multicast packet must fit
-//               in one VC (nnoc_pe_guard enforces it)
-//   DataW       data word bits; TagW: tag bits; CntW: PP counter bits
+// Parameters (checked at elaboration; an illegal value fails the build naming the rule):
+//   K           PEs per local ring (>= 1; 1 = plain mesh)
+//   Cols, Rows  mesh size (n x m, >= 1 each)
+//   V, Depth    virtual channels per mesh port (>= 1) and flits per VC (>= 2); a multicast
+//               packet must fit in one VC (nnoc_pe_guard enforces it)
+//   DataW       data word bits; TagW: tag bits; CntW: PP counter bits (>= 1 each)
 //   Pack        1: zero-flit packing/unpacking at each ring/mesh boundary; 0: none
-//   the rest    derived widths, do not set
+//   the rest    derived widths, do not set (a different value fails the build)
+//
+//            Ports and flit fields are named as in cmodel/include/neunoc.h (NNOC_PORT_E =
+//            NnocPortE, NNOC_PORTS = NnocPorts).
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module neunoc #(
-  parameter K      = 4,
-  parameter Cols   = 2,
-  parameter Rows   = 2,
-  parameter V      = 2,
-  parameter Depth  = 8,
-  parameter DataW  = 16,
-  parameter TagW   = 8,
-  parameter CntW   = 4,
-  parameter Pack   = 1,
-  parameter NR     = Cols * Rows,
-  parameter NP     = NR * K,
-  parameter RIdW   = (NR > 1) ? $clog2(NR) : 1,
-  parameter PIdW   = (K > 1) ? $clog2(K) : 1,
-  parameter HdrW   = NR + K + RIdW + PIdW + TagW + 1,
-  parameter PW     = (DataW > HdrW) ? ((DataW > CntW) ? DataW : CntW) : ((HdrW > CntW) ? HdrW : CntW),
-  parameter FlitW  = PW + 2
+  parameter integer K      = 4,
+  parameter integer Cols   = 2,
+  parameter integer Rows   = 2,
+  parameter integer V      = 2,
+  parameter integer Depth  = 8,
+  parameter integer DataW  = 16,
+  parameter integer TagW   = 8,
+  parameter integer CntW   = 4,
+  parameter integer Pack   = 1,
+  parameter integer NR     = Cols * Rows,
+  parameter integer NP     = NR * K,
+  parameter integer RIdW   = (NR > 1) ? $clog2(NR) : 1,
+  parameter integer PIdW   = (K > 1) ? $clog2(K) : 1,
+  parameter integer HdrW   = NR + K + RIdW + PIdW + TagW + 1,
+  parameter integer PW     = (DataW > HdrW) ? ((DataW > CntW) ? DataW : CntW)
+                                           : ((HdrW > CntW) ? HdrW : CntW),
+  parameter integer FlitW  = PW + 2          // the payload and the type (NNOC_TYPE_BITS)
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
@@ -68,11 +72,99 @@ module neunoc #(
 
   localparam integer VcW       = (V > 1) ? $clog2(V) : 1;
   localparam integer SingleBit = HdrW - 1;
+  // Mesh router ports (cmodel/include/neunoc.h: NNOC_PORTS, NNOC_PORT_L ... NNOC_PORT_S).
+  localparam integer NnocPorts = 5;
+  localparam integer NnocPortL = 0, NnocPortE = 1, NnocPortW = 2, NnocPortN = 3, NnocPortS = 4;
+  localparam integer NnocTypeBits = 2;   // NNOC_TYPE_BITS: the flit type above the payload
+  // The derived parameters, recomputed: they must not be set.
+  localparam integer NRD   = Cols * Rows;
+  localparam integer RIdWD = (NRD > 1) ? $clog2(NRD) : 1;
+  localparam integer PIdWD = (K > 1) ? $clog2(K) : 1;
+  localparam integer HdrWD = NRD + K + RIdWD + PIdWD + TagW + 1;
+  localparam integer PWD   = (DataW > HdrWD) ? ((DataW > CntW) ? DataW : CntW)
+                                             : ((HdrWD > CntW) ? HdrWD : CntW);
 
-  // ---------------------------------------------------------------- mesh wires, [r*5 + port]
-  wire [NR*5-1:0]       rin_valid,  rin_credit,  rout_valid,  rout_credit;
-  wire [NR*5*VcW-1:0]   rin_vc,     rin_cr_vc,   rout_vc,     rout_cr_vc;
-  wire [NR*5*FlitW-1:0] rin_flit,   rout_flit;
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (K < 1) begin : gen_check_k
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__K_must_be_at_least_1");
+      `else
+        neunoc__K_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Cols < 1) begin : gen_check_cols
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__Cols_must_be_at_least_1");
+      `else
+        neunoc__Cols_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Rows < 1) begin : gen_check_rows
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__Rows_must_be_at_least_1");
+      `else
+        neunoc__Rows_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (V < 1) begin : gen_check_v
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__V_must_be_at_least_1");
+      `else
+        neunoc__V_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 2) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__Depth_must_be_at_least_2");
+      `else
+        neunoc__Depth_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (DataW < 1) begin : gen_check_data_w
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__DataW_must_be_at_least_1");
+      `else
+        neunoc__DataW_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (TagW < 1) begin : gen_check_tag_w
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__TagW_must_be_at_least_1");
+      `else
+        neunoc__TagW_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (CntW < 1) begin : gen_check_cnt_w
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__CntW_must_be_at_least_1");
+      `else
+        neunoc__CntW_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Pack != 0 && Pack != 1) begin : gen_check_pack
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__Pack_must_be_0_or_1");
+      `else
+        neunoc__Pack_must_be_0_or_1 u_param_error ();
+      `endif
+    end
+    if (NR != NRD || NP != NRD * K || RIdW != RIdWD || PIdW != PIdWD || HdrW != HdrWD ||
+        PW != PWD || FlitW != PWD + NnocTypeBits) begin : gen_check_derived
+      `ifdef VERILATOR
+        $fatal(1, "neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set");
+      `else
+        neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set u_param_error ();
+      `endif
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- mesh wires
+  // Link of router r's port p at [r*NnocPorts + p] (times VcW or FlitW for the vectors).
+  wire [NR*NnocPorts-1:0]       rin_valid,  rin_credit,  rout_valid,  rout_credit;
+  wire [NR*NnocPorts*VcW-1:0]   rin_vc,     rin_cr_vc,   rout_vc,     rout_cr_vc;
+  wire [NR*NnocPorts*FlitW-1:0] rin_flit,   rout_flit;
   wire [NR-1:0]         drop;
 
   // ---------------------------------------------------------------- local side, per router
@@ -95,8 +187,9 @@ module neunoc #(
     end
 
     for (gr = 0; gr < NR; gr = gr + 1) begin : gen_router
-      localparam integer X = gr % Cols;
-      localparam integer Y = gr / Cols;
+      localparam integer X   = gr % Cols;
+      localparam integer Y   = gr / Cols;
+      localparam integer Loc = gr * NnocPorts + NnocPortL;   // this router's local-port link
 
       // ---- send channel: PEs -> ring -> (pack) -> inject
       wire [K:0]         s_valid, s_ready;   // s_*[j]: into ring_send[j] from upstream
@@ -114,7 +207,8 @@ module neunoc #(
         for (gp = 0; gp < K; gp = gp + 1) begin : gen_send
           nnoc_ring_send #(.FlitW(FlitW), .SingleBit(SingleBit)) u_send (
             .clk_i(clk_i), .rst_ni(rst_ni),
-            .up_valid_i(s_valid[gp]), .up_ready_o(s_ready[gp]), .up_flit_i(s_flit[gp*FlitW +: FlitW]),
+            .up_valid_i(s_valid[gp]), .up_ready_o(s_ready[gp]),
+            .up_flit_i(s_flit[gp*FlitW +: FlitW]),
             .pe_valid_i(guard_valid[gr*K+gp]), .pe_ready_o(guard_ready[gr*K+gp]),
             .pe_flit_i(guard_flit[(gr*K+gp)*FlitW +: FlitW]),
             .out_valid_o(s_valid[gp+1]), .out_ready_i(s_ready[gp+1]),
@@ -141,18 +235,18 @@ module neunoc #(
       nnoc_inject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit)) u_inject (
         .clk_i(clk_i), .rst_ni(rst_ni),
         .in_valid_i(pk_valid), .in_ready_o(pk_ready), .in_flit_i(pk_flit),
-        .out_valid_o(rin_valid[gr*5]), .out_vc_o(rin_vc[gr*5*VcW +: VcW]),
-        .out_flit_o(rin_flit[gr*5*FlitW +: FlitW]),
-        .credit_i(rin_credit[gr*5]), .credit_vc_i(rin_cr_vc[gr*5*VcW +: VcW]));
+        .out_valid_o(rin_valid[Loc]), .out_vc_o(rin_vc[Loc*VcW +: VcW]),
+        .out_flit_o(rin_flit[Loc*FlitW +: FlitW]),
+        .credit_i(rin_credit[Loc]), .credit_vc_i(rin_cr_vc[Loc*VcW +: VcW]));
 
       // ---- receive channel: eject -> (unpack) -> ring -> PEs
       wire             ej_valid, ej_ready;
       wire [FlitW-1:0] ej_flit;
       nnoc_eject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit)) u_eject (
         .clk_i(clk_i), .rst_ni(rst_ni),
-        .in_valid_i(rout_valid[gr*5]), .in_vc_i(rout_vc[gr*5*VcW +: VcW]),
-        .in_flit_i(rout_flit[gr*5*FlitW +: FlitW]),
-        .credit_o(rout_credit[gr*5]), .credit_vc_o(rout_cr_vc[gr*5*VcW +: VcW]),
+        .in_valid_i(rout_valid[Loc]), .in_vc_i(rout_vc[Loc*VcW +: VcW]),
+        .in_flit_i(rout_flit[Loc*FlitW +: FlitW]),
+        .credit_o(rout_credit[Loc]), .credit_vc_o(rout_cr_vc[Loc*VcW +: VcW]),
         .out_valid_o(ej_valid), .out_ready_i(ej_ready), .out_flit_o(ej_flit));
 
       wire             up_valid, up_ready;
@@ -183,9 +277,11 @@ module neunoc #(
         assign r_flit[0 +: FlitW] = up_flit;
         assign r_ready[K] = 1'b0;   // nothing is passed beyond the last ring router
         for (gp = 0; gp < K; gp = gp + 1) begin : gen_recv
-          nnoc_ring_recv #(.FlitW(FlitW), .SingleBit(SingleBit), .K(K), .Pos(gp), .PeBit(NR)) u_recv (
+          nnoc_ring_recv #(.FlitW(FlitW), .SingleBit(SingleBit), .K(K), .Pos(gp), .PeBit(NR))
+          u_recv (
             .clk_i(clk_i), .rst_ni(rst_ni),
-            .in_valid_i(r_valid[gp]), .in_ready_o(r_ready[gp]), .in_flit_i(r_flit[gp*FlitW +: FlitW]),
+            .in_valid_i(r_valid[gp]), .in_ready_o(r_ready[gp]),
+            .in_flit_i(r_flit[gp*FlitW +: FlitW]),
             .pe_valid_o(pe_out_valid_o[gr*K+gp]), .pe_ready_i(pe_out_ready_i[gr*K+gp]),
             .pe_flit_o(pe_out_flit_o[(gr*K+gp)*FlitW +: FlitW]),
             .dn_valid_o(r_valid[gp+1]), .dn_ready_i(r_ready[gp+1]),
@@ -194,29 +290,33 @@ module neunoc #(
         wire unused_r = r_valid[K] | (|r_flit[K*FlitW +: FlitW]);
       end
 
-      // ---- mesh links: port 1 east, 2 west, 3 north, 4 south; the neighbour's opposite port
-      for (gp = 1; gp < 5; gp = gp + 1) begin : gen_link
-        localparam integer HasN = (gp == 1) ? ((X < Cols - 1) ? 1 : 0) : (gp == 2) ? ((X > 0) ? 1 : 0) :
-                                  (gp == 3) ? ((Y < Rows - 1) ? 1 : 0) : ((Y > 0) ? 1 : 0);
-        localparam integer Nb   = (gp == 1) ? gr + 1 : (gp == 2) ? gr - 1 :
-                                  (gp == 3) ? gr + Cols : gr - Cols;
-        localparam integer Opp  = (gp == 1) ? 2 : (gp == 2) ? 1 : (gp == 3) ? 4 : 3;
+      // ---- mesh links: ports east, west, north, south; the neighbour's opposite port
+      for (gp = NnocPortE; gp <= NnocPortS; gp = gp + 1) begin : gen_link
+        localparam integer HasN = (gp == NnocPortE) ? ((X < Cols - 1) ? 1 : 0) :
+                                  (gp == NnocPortW) ? ((X > 0) ? 1 : 0) :
+                                  (gp == NnocPortN) ? ((Y < Rows - 1) ? 1 : 0) : ((Y > 0) ? 1 : 0);
+        localparam integer Nb   = (gp == NnocPortE) ? gr + 1 : (gp == NnocPortW) ? gr - 1 :
+                                  (gp == NnocPortN) ? gr + Cols : gr - Cols;
+        localparam integer Opp  = (gp == NnocPortE) ? NnocPortW : (gp == NnocPortW) ? NnocPortE :
+                                  (gp == NnocPortN) ? NnocPortS : NnocPortN;
+        localparam integer Lnk  = gr * NnocPorts + gp;   // this port's link
+        localparam integer Nbl  = Nb * NnocPorts + Opp;  // the neighbour's link back
         if (HasN != 0) begin : gen_nb
-          assign rin_valid[gr*5+gp]                   = rout_valid[Nb*5+Opp];
-          assign rin_vc[(gr*5+gp)*VcW +: VcW]         = rout_vc[(Nb*5+Opp)*VcW +: VcW];
-          assign rin_flit[(gr*5+gp)*FlitW +: FlitW]   = rout_flit[(Nb*5+Opp)*FlitW +: FlitW];
-          assign rout_credit[gr*5+gp]                 = rin_credit[Nb*5+Opp];
-          assign rout_cr_vc[(gr*5+gp)*VcW +: VcW]     = rin_cr_vc[(Nb*5+Opp)*VcW +: VcW];
+          assign rin_valid[Lnk]                = rout_valid[Nbl];
+          assign rin_vc[Lnk*VcW +: VcW]        = rout_vc[Nbl*VcW +: VcW];
+          assign rin_flit[Lnk*FlitW +: FlitW]  = rout_flit[Nbl*FlitW +: FlitW];
+          assign rout_credit[Lnk]              = rin_credit[Nbl];
+          assign rout_cr_vc[Lnk*VcW +: VcW]    = rin_cr_vc[Nbl*VcW +: VcW];
         end else begin : gen_edge
-          assign rin_valid[gr*5+gp]                   = 1'b0;
-          assign rin_vc[(gr*5+gp)*VcW +: VcW]         = {VcW{1'b0}};
-          assign rin_flit[(gr*5+gp)*FlitW +: FlitW]   = {FlitW{1'b0}};
-          assign rout_credit[gr*5+gp]                 = 1'b0;
-          assign rout_cr_vc[(gr*5+gp)*VcW +: VcW]     = {VcW{1'b0}};
+          assign rin_valid[Lnk]                = 1'b0;
+          assign rin_vc[Lnk*VcW +: VcW]        = {VcW{1'b0}};
+          assign rin_flit[Lnk*FlitW +: FlitW]  = {FlitW{1'b0}};
+          assign rout_credit[Lnk]              = 1'b0;
+          assign rout_cr_vc[Lnk*VcW +: VcW]    = {VcW{1'b0}};
           // XY routing never sends off the mesh edge
-          wire unused_edge = rout_valid[gr*5+gp] | (|rout_vc[(gr*5+gp)*VcW +: VcW]) |
-                             (|rout_flit[(gr*5+gp)*FlitW +: FlitW]) | rin_credit[gr*5+gp] |
-                             (|rin_cr_vc[(gr*5+gp)*VcW +: VcW]);
+          wire unused_edge = rout_valid[Lnk] | (|rout_vc[Lnk*VcW +: VcW]) |
+                             (|rout_flit[Lnk*FlitW +: FlitW]) | rin_credit[Lnk] |
+                             (|rin_cr_vc[Lnk*VcW +: VcW]);
         end
       end
 
@@ -227,13 +327,17 @@ module neunoc #(
       nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                          .FlitW(FlitW), .SingleBit(SingleBit)) u_router (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
-        .in_valid_i(rin_valid[gr*5 +: 5]), .in_vc_i(rin_vc[gr*5*VcW +: 5*VcW]),
-        .in_flit_i(rin_flit[gr*5*FlitW +: 5*FlitW]),
-        .in_credit_o(rin_credit[gr*5 +: 5]), .in_credit_vc_o(rin_cr_vc[gr*5*VcW +: 5*VcW]),
-        .out_valid_o(rout_valid[gr*5 +: 5]), .out_vc_o(rout_vc[gr*5*VcW +: 5*VcW]),
-        .out_flit_o(rout_flit[gr*5*FlitW +: 5*FlitW]),
-        .out_credit_i(rout_credit[gr*5 +: 5]), .out_credit_vc_i(rout_cr_vc[gr*5*VcW +: 5*VcW]),
-        .drop_o(drop[gr]));
+        .in_valid_i     (rin_valid  [gr*NnocPorts       +: NnocPorts]),
+        .in_vc_i        (rin_vc     [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
+        .in_flit_i      (rin_flit   [gr*NnocPorts*FlitW +: NnocPorts*FlitW]),
+        .in_credit_o    (rin_credit [gr*NnocPorts       +: NnocPorts]),
+        .in_credit_vc_o (rin_cr_vc  [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
+        .out_valid_o    (rout_valid [gr*NnocPorts       +: NnocPorts]),
+        .out_vc_o       (rout_vc    [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
+        .out_flit_o     (rout_flit  [gr*NnocPorts*FlitW +: NnocPorts*FlitW]),
+        .out_credit_i   (rout_credit[gr*NnocPorts       +: NnocPorts]),
+        .out_credit_vc_i(rout_cr_vc [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
+        .drop_o         (drop[gr]));
     end
   endgenerate
 

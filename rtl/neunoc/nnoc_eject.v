@@ -14,17 +14,18 @@
 //            front of a VC that is not being streamed is always a head.
 //
 // Parameters:
-//   V, Depth, FlitW, SingleBit   as nnoc_mesh_router
+//   V, Depth, FlitW, SingleBit   as nnoc_mesh_router (V >= 1, Depth >= 1, SingleBit 0 .. FlitW-3)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_eject #(
-  parameter V         = 2,
-  parameter Depth     = 4,
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter VcW       = (V > 1) ? $clog2(V) : 1   // derived: VC number width, do not set
+  parameter integer V         = 2,
+  parameter integer Depth     = 4,
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  // derived: do not set (a different value fails the build)
+  parameter integer VcW       = (V > 1) ? $clog2(V) : 1          // VC number width
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -38,7 +39,43 @@ module nnoc_eject #(
   output wire [FlitW-1:0] out_flit_o
 );
 
-  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocHead = 2'd1, NnocTail = 2'd2;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (V < 1) begin : gen_check_v
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_eject__V_must_be_at_least_1");
+      `else
+        nnoc_eject__V_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 1) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_eject__Depth_must_be_at_least_1");
+      `else
+        nnoc_eject__Depth_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_eject__SingleBit_must_be_0_to_FlitW_minus_3");
+      `else
+        nnoc_eject__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+    if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_eject__VcW_is_derived_and_must_not_be_set");
+      `else
+        nnoc_eject__VcW_is_derived_and_must_not_be_set u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire [V-1:0]       vc_valid;
   wire [V*FlitW-1:0] vc_flit;
@@ -52,7 +89,8 @@ module nnoc_eject #(
       wire [$clog2(Depth+1)-1:0] unused_count;
       cc_fifo #(.Width(FlitW), .Depth(Depth)) u_fifo (
         .clk_i(clk_i), .rst_ni(rst_ni), .clr_i(1'b0),
-        .in_valid_i(in_valid_i && in_vc_i == VcNum), .in_ready_o(unused_ready), .in_data_i(in_flit_i),
+        .in_valid_i(in_valid_i && in_vc_i == VcNum), .in_ready_o(unused_ready),
+        .in_data_i(in_flit_i),
         .out_valid_o(vc_valid[g]), .out_ready_i(vc_pop[g]), .out_data_o(vc_flit[g*FlitW +: FlitW]),
         .count_o(unused_count));
     end
@@ -71,7 +109,8 @@ module nnoc_eject #(
 
   wire [VcW-1:0]   sel  = busy_q ? cur_q : arb_idx;
   wire [FlitW-1:0] flit = vc_flit[sel*FlitW +: FlitW];
-  wire             last = flit[FlitW-1 -: 2] == TyTail || (flit[FlitW-1 -: 2] == TyHead && flit[SingleBit]);
+  wire             last = flit[FlitW-1 -: NnocTypeBits] == NnocTail ||
+                          (flit[FlitW-1 -: NnocTypeBits] == NnocHead && flit[SingleBit]);
   assign out_valid_o = busy_q ? vc_valid[cur_q] : arb_valid;
   assign out_flit_o  = flit;
   assign fire        = out_valid_o && out_ready_i;

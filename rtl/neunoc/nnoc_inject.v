@@ -13,19 +13,20 @@
 //            credit on the packet's VC); a flit moves when in_valid_i && in_ready_o.
 //
 // Parameters:
-//   V, Depth    virtual channels and flits per VC of the router input this drives
+//   V, Depth    virtual channels (>= 1) and flits per VC (>= 1) of the router input this drives
 //   FlitW       flit width (type in the top two bits)
-//   SingleBit   head bit marking a head-only packet
+//   SingleBit   head bit marking a head-only packet (0 .. FlitW-3)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_inject #(
-  parameter V         = 2,
-  parameter Depth     = 4,
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter VcW       = (V > 1) ? $clog2(V) : 1   // derived: VC number width, do not set
+  parameter integer V         = 2,
+  parameter integer Depth     = 4,
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  // derived: do not set (a different value fails the build)
+  parameter integer VcW       = (V > 1) ? $clog2(V) : 1          // VC number width
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -41,7 +42,43 @@ module nnoc_inject #(
 
   localparam integer CrW = $clog2(Depth + 1);
   localparam [CrW-1:0] CrFull = Depth[CrW-1:0];
-  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocHead = 2'd1, NnocTail = 2'd2;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (V < 1) begin : gen_check_v
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_inject__V_must_be_at_least_1");
+      `else
+        nnoc_inject__V_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 1) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_inject__Depth_must_be_at_least_1");
+      `else
+        nnoc_inject__Depth_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3");
+      `else
+        nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+    if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_inject__VcW_is_derived_and_must_not_be_set");
+      `else
+        nnoc_inject__VcW_is_derived_and_must_not_be_set u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg [V*CrW-1:0] credit_q;
   reg [VcW-1:0]   cur_q;       // VC of the packet in progress
@@ -49,8 +86,9 @@ module nnoc_inject #(
   reg [VcW-1:0]   out_vc_q;
   reg [FlitW-1:0] out_flit_q;
 
-  wire is_head = in_flit_i[FlitW-1 -: 2] == TyHead;
-  wire is_last = in_flit_i[FlitW-1 -: 2] == TyTail || (is_head && in_flit_i[SingleBit]);
+  wire is_head = in_flit_i[FlitW-1 -: NnocTypeBits] == NnocHead;
+  wire is_last = in_flit_i[FlitW-1 -: NnocTypeBits] == NnocTail ||
+                 (is_head && in_flit_i[SingleBit]);
 
   reg [VcW-1:0] free_vc;
   reg           free_any;
@@ -70,6 +108,16 @@ module nnoc_inject #(
   assign in_ready_o = is_head ? free_any : cur_credit != {CrW{1'b0}};
   wire           fire = in_valid_i && in_ready_o;
   wire [VcW-1:0] vc   = is_head ? free_vc : cur_q;
+
+  // Simulation-only check of the producer's side of the input stream.
+  cc_hold_check #(.Width(FlitW)) u_in_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (in_valid_i),
+    .ready_i  (in_ready_o),
+    .data_i   (in_flit_i),
+    .release_i(1'b0)
+  );
 
   integer c;
   always @(posedge clk_i or negedge rst_ni) begin

@@ -33,72 +33,128 @@
 //
 //            The router's position is an input (x_i, y_i; constants in a network) rather than a
 //            parameter, so all routers of a mesh are one module: Verilator compiles it once
-//            (no_inline_module), which keeps large meshes quick to build. nnoc_mesh_router_xy
-//            ties the position to parameters for stand-alone synthesis.
+//            (no_inline in rtl/neunoc/lint.vlt), which keeps large meshes quick to build.
+//            nnoc_mesh_router_xy ties the position to parameters for stand-alone synthesis.
 //
 // Parameters:
-//   Cols, Rows  mesh size
+//   Cols, Rows  mesh size (>= 1 each; NR = Cols * Rows routers)
 //   V           virtual channels per port (>= 1)
 //   Depth       flits per VC FIFO (>= 2)
 //   FlitW       flit width: type in [FlitW-1:FlitW-2], destination string in [NR-1:0]
-//   SingleBit   bit of a head flit that marks a head-only packet
+//   SingleBit   bit of a head flit that marks a head-only packet (NR .. FlitW-3: above the
+//               destination string, below the type)
+//
+//            Ports and flit types are numbered as in cmodel/include/neunoc.h (NNOC_PORT_E =
+//            NnocPortE, NNOC_HEAD = NnocHead, ...).
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_mesh_router #(
-  parameter Cols      = 2,
-  parameter Rows      = 2,
-  parameter V         = 2,
-  parameter Depth     = 4,
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter VcW       = (V > 1) ? $clog2(V) : 1,       // derived: VC number width, do not set
-  parameter XW        = (Cols > 1) ? $clog2(Cols) : 1, // derived: column number width, do not set
-  parameter YW        = (Rows > 1) ? $clog2(Rows) : 1  // derived: row number width, do not set
+  parameter integer Cols      = 2,
+  parameter integer Rows      = 2,
+  parameter integer V         = 2,
+  parameter integer Depth     = 4,
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  // derived: do not set (a different value fails the build)
+  parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
+  parameter integer XW        = (Cols > 1) ? $clog2(Cols) : 1,   // column number width
+  parameter integer YW        = (Rows > 1) ? $clog2(Rows) : 1    // row number width
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
   input  wire [XW-1:0]      x_i,              // this router's column (a constant)
   input  wire [YW-1:0]      y_i,              // this router's row (a constant)
-  input  wire [4:0]         in_valid_i,
-  input  wire [5*VcW-1:0]   in_vc_i,
-  input  wire [5*FlitW-1:0] in_flit_i,
-  output wire [4:0]         in_credit_o,      // one flit of VC in_credit_vc_o left its FIFO
-  output wire [5*VcW-1:0]   in_credit_vc_o,
-  output wire [4:0]         out_valid_o,
-  output wire [5*VcW-1:0]   out_vc_o,
-  output wire [5*FlitW-1:0] out_flit_o,
-  input  wire [4:0]         out_credit_i,
-  input  wire [5*VcW-1:0]   out_credit_vc_i,
-  output wire               drop_o
+  input  wire [NnocPorts-1:0]       in_valid_i,
+  input  wire [NnocPorts*VcW-1:0]   in_vc_i,
+  input  wire [NnocPorts*FlitW-1:0] in_flit_i,
+  output wire [NnocPorts-1:0]       in_credit_o,     // one flit of VC in_credit_vc_o left its FIFO
+  output wire [NnocPorts*VcW-1:0]   in_credit_vc_o,
+  output wire [NnocPorts-1:0]       out_valid_o,
+  output wire [NnocPorts*VcW-1:0]   out_vc_o,
+  output wire [NnocPorts*FlitW-1:0] out_flit_o,
+  input  wire [NnocPorts-1:0]       out_credit_i,
+  input  wire [NnocPorts*VcW-1:0]   out_credit_vc_i,
+  output wire                       drop_o
 );
 
-  /* verilator no_inline_module */
-
+  localparam integer NnocPorts = 5;                    // NNOC_PORTS: L, E, W, N, S
+  localparam integer PortIdW   = $clog2(NnocPorts);    // an input port's number
   localparam integer NR  = Cols * Rows;
-  localparam integer NI  = 5 * V;
+  localparam integer NI  = NnocPorts * V;              // input VCs
   localparam integer CrW = $clog2(Depth + 1);
   localparam [CrW-1:0] CrFull = Depth[CrW-1:0];
   localparam [1:0] StIdle = 2'd0, StWaitVa = 2'd1, StActive = 2'd2;
-  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocHead = 2'd1, NnocTail = 2'd2;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Cols < 1) begin : gen_check_cols
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__Cols_must_be_at_least_1");
+      `else
+        nnoc_mesh_router__Cols_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Rows < 1) begin : gen_check_rows
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__Rows_must_be_at_least_1");
+      `else
+        nnoc_mesh_router__Rows_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (V < 1) begin : gen_check_v
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__V_must_be_at_least_1");
+      `else
+        nnoc_mesh_router__V_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Depth < 2) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__Depth_must_be_at_least_2");
+      `else
+        nnoc_mesh_router__Depth_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+    if (SingleBit < NR || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3");
+      `else
+        nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+    if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
+        YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set");
+      `else
+        nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set u_param_error ();
+      `endif
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- port masks (constants)
-  wire [5*NR-1:0] port_mask;
-  wire [4:0]      unused_mask_ports;
+  wire [NnocPorts*NR-1:0] port_mask;
+  wire [NnocPorts-1:0]    unused_mask_ports;
   nnoc_route #(.Cols(Cols), .Rows(Rows)) u_masks (
     .x_i(x_i), .y_i(y_i), .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
 
   // ---------------------------------------------------------------- output side state
-  reg  [5*V*CrW-1:0] credit_q;        // output VC w of port o at [(o*V + w)*CrW +: CrW]
-  reg  [5*V-1:0] alloc_q;             // output VC w of port o owned by a packet
-  wire [5*V-1:0] vc_free;
-  wire [4:0]     port_free;
-  reg  [VcW-1:0] first_free [0:4];
+  reg  [NI*CrW-1:0]    credit_q;      // output VC w of port o at [(o*V + w)*CrW +: CrW]
+  reg  [NI-1:0]        alloc_q;       // output VC w of port o owned by a packet
+  wire [NI-1:0]        vc_free;
+  wire [NnocPorts-1:0] port_free;
+  reg  [VcW-1:0]       first_free [0:NnocPorts-1];
 
   genvar go, gw, gi, gp;
   generate
-    for (go = 0; go < 5; go = go + 1) begin : gen_free
+    for (go = 0; go < NnocPorts; go = go + 1) begin : gen_free
       for (gw = 0; gw < V; gw = gw + 1) begin : gen_vc
         assign vc_free[go*V+gw] = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] == CrFull;
       end
@@ -108,7 +164,7 @@ module nnoc_mesh_router #(
 
   integer fo, fw;
   always @* begin
-    for (fo = 0; fo < 5; fo = fo + 1) begin
+    for (fo = 0; fo < NnocPorts; fo = fo + 1) begin
       first_free[fo] = {VcW{1'b0}};
       for (fw = V - 1; fw >= 0; fw = fw - 1) begin
         if (vc_free[fo*V+fw]) first_free[fo] = fw[VcW-1:0];
@@ -121,16 +177,19 @@ module nnoc_mesh_router #(
   wire [NI*FlitW-1:0] fifo_flit;
   wire [NI-1:0]       fifo_pop;
   reg  [1:0]          state_q [0:NI-1];
-  reg  [4:0]          route_q [0:NI-1];
-  reg  [4:0]          sent_q  [0:NI-1];
-  reg  [NI*5*VcW-1:0] ovc_q;             // VC i's output VC on port o at [(i*5 + o)*VcW +: VcW]
-  wire [24:0]         in_route;          // nnoc_route of each input port's incoming flit
+  reg  [NnocPorts-1:0] route_q [0:NI-1];
+  reg  [NnocPorts-1:0] sent_q  [0:NI-1];
+  // VC i's output VC on port o at [(i*NnocPorts + o)*VcW +: VcW]
+  reg  [NI*NnocPorts*VcW-1:0]   ovc_q;
+  // nnoc_route of each input port's incoming flit: port p's at [p*NnocPorts +: NnocPorts]
+  wire [NnocPorts*NnocPorts-1:0] in_route;
 
   generate
-    for (gp = 0; gp < 5; gp = gp + 1) begin : gen_in_route
-      wire [5*NR-1:0] unused_sub;
+    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_in_route
+      wire [NnocPorts*NR-1:0] unused_sub;
       nnoc_route #(.Cols(Cols), .Rows(Rows)) u_route (
-        .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: NR]), .port_o(in_route[gp*5 +: 5]), .sub_o(unused_sub));
+        .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: NR]),
+        .port_o(in_route[gp*NnocPorts +: NnocPorts]), .sub_o(unused_sub));
     end
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_vc_fifo
       wire push = in_valid_i[gi/V] && in_vc_i[(gi/V)*VcW +: VcW] == vc_of(gi);
@@ -138,7 +197,8 @@ module nnoc_mesh_router #(
       wire [$clog2(Depth+1)-1:0] unused_count;
       cc_fifo #(.Width(FlitW), .Depth(Depth)) u_fifo (
         .clk_i(clk_i), .rst_ni(rst_ni), .clr_i(1'b0),
-        .in_valid_i(push), .in_ready_o(unused_in_ready), .in_data_i(in_flit_i[(gi/V)*FlitW +: FlitW]),
+        .in_valid_i(push), .in_ready_o(unused_in_ready),
+        .in_data_i(in_flit_i[(gi/V)*FlitW +: FlitW]),
         .out_valid_o(fifo_valid[gi]), .out_ready_i(fifo_pop[gi]),
         .out_data_o(fifo_flit[gi*FlitW +: FlitW]), .count_o(unused_count));
     end
@@ -149,9 +209,7 @@ module nnoc_mesh_router #(
     ext_vc = {{(32-VcW){1'b0}}, v};
   endfunction
   function automatic [VcW-1:0] vc_of(input integer i);  // VC number of input VC index i
-    // verilator lint_off UNUSEDSIGNAL
-    integer t;  // only its low VcW bits are the VC number (i % V < V)
-    // verilator lint_on UNUSEDSIGNAL
+    integer t;  // only its low VcW bits are the VC number (i % V < V; lint.vlt waives the rest)
     begin
       t = i % V;
       vc_of = t[VcW-1:0];
@@ -159,7 +217,8 @@ module nnoc_mesh_router #(
   endfunction
 
   function automatic is_last(input [FlitW-1:0] f);
-    is_last = f[FlitW-1 -: 2] == TyTail || (f[FlitW-1 -: 2] == TyHead && f[SingleBit]);
+    is_last = f[FlitW-1 -: NnocTypeBits] == NnocTail ||
+              (f[FlitW-1 -: NnocTypeBits] == NnocHead && f[SingleBit]);
   endfunction
 
   // ---------------------------------------------------------------- VC allocation
@@ -170,7 +229,8 @@ module nnoc_mesh_router #(
   wire [31:0]   va_idx_i = {{(32 - ((NI > 1) ? $clog2(NI) : 1)){1'b0}}, va_idx};
   generate
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_va_req
-      assign va_req[gi] = state_q[gi] == StWaitVa && (route_q[gi] & ~port_free) == 5'd0;
+      assign va_req[gi] = state_q[gi] == StWaitVa &&
+                          (route_q[gi] & ~port_free) == {NnocPorts{1'b0}};
     end
   endgenerate
   cc_rr_arbiter #(.N(NI)) u_va_arb (
@@ -178,13 +238,15 @@ module nnoc_mesh_router #(
     .gnt_o(unused_va_gnt), .gnt_idx_o(va_idx), .gnt_valid_o(va_valid));
 
   // ---------------------------------------------------------------- switch allocation
-  // credit_ok[i*5 + o]: VC i's output VC on port o has room for one flit
-  reg  [NI*5-1:0] credit_ok;
+  // credit_ok[i*NnocPorts + o]: VC i's output VC on port o has room for one flit
+  reg  [NI*NnocPorts-1:0] credit_ok;
   integer ci, co;
   always @* begin
     for (ci = 0; ci < NI; ci = ci + 1) begin
-      for (co = 0; co < 5; co = co + 1) begin
-        credit_ok[ci*5+co] = credit_q[(co*V + ext_vc(ovc_q[(ci*5+co)*VcW +: VcW]))*CrW +: CrW] != {CrW{1'b0}};
+      for (co = 0; co < NnocPorts; co = co + 1) begin
+        credit_ok[ci*NnocPorts+co] =
+            credit_q[(co*V + ext_vc(ovc_q[(ci*NnocPorts+co)*VcW +: VcW]))*CrW +: CrW] !=
+            {CrW{1'b0}};
       end
     end
   end
@@ -193,56 +255,60 @@ module nnoc_mesh_router #(
   wire [NI-1:0] drop_cand;   // active VC whose head had no destination
   generate
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_sa_cand
-      assign drop_cand[gi] = state_q[gi] == StActive && fifo_valid[gi] && route_q[gi] == 5'd0;
+      assign drop_cand[gi] = state_q[gi] == StActive && fifo_valid[gi] &&
+                             route_q[gi] == {NnocPorts{1'b0}};
       assign sa_cand[gi] = state_q[gi] == StActive && fifo_valid[gi] &&
-                           ((|(route_q[gi] & ~sent_q[gi] & credit_ok[gi*5 +: 5])) || drop_cand[gi]);
+                           ((|(route_q[gi] & ~sent_q[gi] & credit_ok[gi*NnocPorts +: NnocPorts])) ||
+                            drop_cand[gi]);
     end
   endgenerate
 
-  wire [VcW-1:0] in_sel   [0:4];  // VC chosen by each input port
-  wire [4:0]     in_sel_v;
-  wire [4:0]     in_gnt_any;      // an output took input port p's flit this cycle
-  wire [4:0]     in_req_o [0:4];  // [o][p]: input p's chosen VC asks for output o
-  wire [14:0]    out_src;        // input port granted by output o at [o*3 +: 3]
-  wire [4:0]     out_gnt_v;
+  wire [VcW-1:0]           in_sel   [0:NnocPorts-1];  // VC chosen by each input port
+  wire [NnocPorts-1:0]     in_sel_v;
+  wire [NnocPorts-1:0]     in_gnt_any;      // an output took input port p's flit this cycle
+  wire [NnocPorts-1:0]     in_req_o [0:NnocPorts-1];  // [o][p]: input p's VC asks for output o
+  wire [NnocPorts*PortIdW-1:0] out_src;     // input port granted by output o, PortIdW bits each
+  wire [NnocPorts-1:0]     out_gnt_v;
 
   generate
-    for (gp = 0; gp < 5; gp = gp + 1) begin : gen_sa_in
-      wire [V-1:0] unused_gnt;
-      wire [VcW-1:0] idx;
-      wire [4:0] want;
-      wire       is_drop;
+    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sa_in
+      wire [V-1:0]         unused_gnt;
+      wire [VcW-1:0]       idx;
+      wire [NnocPorts-1:0] want;
+      wire                 is_drop;
       cc_rr_arbiter #(.N(V)) u_in_arb (
-        .clk_i(clk_i), .rst_ni(rst_ni), .req_i(sa_cand[gp*V +: V]), .ack_i(in_gnt_any[gp] || is_drop),
+        .clk_i(clk_i), .rst_ni(rst_ni), .req_i(sa_cand[gp*V +: V]),
+        .ack_i(in_gnt_any[gp] || is_drop),
         .gnt_o(unused_gnt), .gnt_idx_o(idx), .gnt_valid_o(in_sel_v[gp]));
       assign in_sel[gp] = idx;
       assign is_drop = in_sel_v[gp] && drop_cand[gp*V + ext_vc(idx)];
       assign want = in_sel_v[gp] ?
                     (route_q[gp*V + ext_vc(idx)] & ~sent_q[gp*V + ext_vc(idx)] &
-                     credit_ok[(gp*V + ext_vc(idx))*5 +: 5]) : 5'd0;
-      for (go = 0; go < 5; go = go + 1) begin : gen_req
+                     credit_ok[(gp*V + ext_vc(idx))*NnocPorts +: NnocPorts]) : {NnocPorts{1'b0}};
+      for (go = 0; go < NnocPorts; go = go + 1) begin : gen_req
         assign in_req_o[go][gp] = want[go];
       end
     end
-    for (go = 0; go < 5; go = go + 1) begin : gen_sa_out
-      wire [4:0] unused_gnt;
-      cc_rr_arbiter #(.N(5)) u_out_arb (
+    for (go = 0; go < NnocPorts; go = go + 1) begin : gen_sa_out
+      wire [NnocPorts-1:0] unused_gnt;
+      cc_rr_arbiter #(.N(NnocPorts)) u_out_arb (
         .clk_i(clk_i), .rst_ni(rst_ni), .req_i(in_req_o[go]), .ack_i(out_gnt_v[go]),
-        .gnt_o(unused_gnt), .gnt_idx_o(out_src[go*3 +: 3]), .gnt_valid_o(out_gnt_v[go]));
+        .gnt_o(unused_gnt), .gnt_idx_o(out_src[go*PortIdW +: PortIdW]),
+        .gnt_valid_o(out_gnt_v[go]));
     end
   endgenerate
 
   // granted[p]: outputs that took input p's flit this cycle
-  reg [4:0] granted [0:4];
+  reg [NnocPorts-1:0] granted [0:NnocPorts-1];
   integer gp2, go2;
   always @* begin
-    for (gp2 = 0; gp2 < 5; gp2 = gp2 + 1) granted[gp2] = 5'd0;
-    for (go2 = 0; go2 < 5; go2 = go2 + 1) begin
-      if (out_gnt_v[go2]) granted[out_src[go2*3 +: 3]][go2] = 1'b1;
+    for (gp2 = 0; gp2 < NnocPorts; gp2 = gp2 + 1) granted[gp2] = {NnocPorts{1'b0}};
+    for (go2 = 0; go2 < NnocPorts; go2 = go2 + 1) begin
+      if (out_gnt_v[go2]) granted[out_src[go2*PortIdW +: PortIdW]][go2] = 1'b1;
     end
   end
   generate
-    for (gp = 0; gp < 5; gp = gp + 1) begin : gen_gnt_any
+    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_gnt_any
       assign in_gnt_any[gp] = |granted[gp];
     end
   endgenerate
@@ -262,28 +328,28 @@ module nnoc_mesh_router #(
   integer si, sp;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ovc_q <= {NI*5*VcW{1'b0}};
+      ovc_q <= {NI*NnocPorts*VcW{1'b0}};
       for (si = 0; si < NI; si = si + 1) begin
         state_q[si] <= StIdle;
-        route_q[si] <= 5'd0;
-        sent_q[si]  <= 5'd0;
+        route_q[si] <= {NnocPorts{1'b0}};
+        sent_q[si]  <= {NnocPorts{1'b0}};
       end
     end else begin
       for (si = 0; si < NI; si = si + 1) begin
         // a head arrives only in an empty, idle VC (the upstream allocates empty VCs only)
         if (state_q[si] == StIdle && in_valid_i[si/V] && in_vc_i[(si/V)*VcW +: VcW] == vc_of(si) &&
-            in_flit_i[(si/V)*FlitW + FlitW - 1 -: 2] == TyHead) begin
+            in_flit_i[(si/V)*FlitW + FlitW - 1 -: NnocTypeBits] == NnocHead) begin
           state_q[si] <= StWaitVa;
-          route_q[si] <= in_route[(si/V)*5 +: 5];
+          route_q[si] <= in_route[(si/V)*NnocPorts +: NnocPorts];
         end
         if (va_valid && va_idx_i == si) begin
           state_q[si] <= StActive;
-          for (sp = 0; sp < 5; sp = sp + 1) begin
-            if (route_q[si][sp]) ovc_q[(si*5+sp)*VcW +: VcW] <= first_free[sp];
+          for (sp = 0; sp < NnocPorts; sp = sp + 1) begin
+            if (route_q[si][sp]) ovc_q[(si*NnocPorts+sp)*VcW +: VcW] <= first_free[sp];
           end
         end
         if (fifo_pop[si]) begin
-          sent_q[si] <= 5'd0;
+          sent_q[si] <= {NnocPorts{1'b0}};
           if (is_last(fifo_flit[si*FlitW +: FlitW])) state_q[si] <= StIdle;
         end else if (vc_granted[si]) begin
           sent_q[si] <= sent_q[si] | granted[si/V];
@@ -293,22 +359,22 @@ module nnoc_mesh_router #(
   end
 
   // ---------------------------------------------------------------- output registers, credits
-  reg [4:0]         out_valid_q;
-  reg [5*VcW-1:0]   out_vc_q;
-  reg [5*FlitW-1:0] out_flit_q;
-  reg [4:0]         cr_valid_q;
-  reg [5*VcW-1:0]   cr_vc_q;
+  reg [NnocPorts-1:0]       out_valid_q;
+  reg [NnocPorts*VcW-1:0]   out_vc_q;
+  reg [NnocPorts*FlitW-1:0] out_flit_q;
+  reg [NnocPorts-1:0]       cr_valid_q;
+  reg [NnocPorts*VcW-1:0]   cr_vc_q;
 
-  wire [5*FlitW-1:0] xbar_flit;
-  wire [5*VcW-1:0]   xbar_vc;
+  wire [NnocPorts*FlitW-1:0] xbar_flit;
+  wire [NnocPorts*VcW-1:0]   xbar_vc;
   generate
-    for (go = 0; go < 5; go = go + 1) begin : gen_xbar
-      wire [31:0] src_p = {29'd0, out_src[go*3 +: 3]};
-      wire [31:0] src   = src_p * V + ext_vc(in_sel[out_src[go*3 +: 3]]);
+    for (go = 0; go < NnocPorts; go = go + 1) begin : gen_xbar
+      wire [31:0] src_p = {{(32-PortIdW){1'b0}}, out_src[go*PortIdW +: PortIdW]};
+      wire [31:0] src   = src_p * V + ext_vc(in_sel[out_src[go*PortIdW +: PortIdW]]);
       wire [FlitW-1:0] f = fifo_flit[src*FlitW +: FlitW];
-      assign xbar_vc[go*VcW +: VcW] = ovc_q[(src*5+go)*VcW +: VcW];
+      assign xbar_vc[go*VcW +: VcW] = ovc_q[(src*NnocPorts+go)*VcW +: VcW];
       // a head carries on only the destinations this port serves
-      assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: 2] == TyHead) ?
+      assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: NnocTypeBits] == NnocHead) ?
           {f[FlitW-1:NR], f[NR-1:0] & port_mask[go*NR +: NR]} : f;
     end
   endgenerate
@@ -316,13 +382,13 @@ module nnoc_mesh_router #(
   integer ro, rw;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 5'd0;
-      cr_valid_q  <= 5'd0;
-      alloc_q     <= {5*V{1'b0}};
-      credit_q    <= {5*V{CrFull}};
+      out_valid_q <= {NnocPorts{1'b0}};
+      cr_valid_q  <= {NnocPorts{1'b0}};
+      alloc_q     <= {NI{1'b0}};
+      credit_q    <= {NI{CrFull}};
     end else begin
       out_valid_q <= out_gnt_v;
-      for (ro = 0; ro < 5; ro = ro + 1) begin
+      for (ro = 0; ro < NnocPorts; ro = ro + 1) begin
         cr_valid_q[ro] <= |fifo_pop[ro*V +: V];
         for (rw = 0; rw < V; rw = rw + 1) begin
           // credit: minus a flit sent, plus a flit the next router took out of its FIFO
@@ -336,7 +402,7 @@ module nnoc_mesh_router #(
         end
       end
       if (va_valid) begin
-        for (ro = 0; ro < 5; ro = ro + 1) begin
+        for (ro = 0; ro < NnocPorts; ro = ro + 1) begin
           if (route_q[va_idx][ro]) alloc_q[ro*V + ext_vc(first_free[ro])] <= 1'b1;
         end
       end
@@ -347,7 +413,7 @@ module nnoc_mesh_router #(
   always @(posedge clk_i) begin
     out_vc_q   <= xbar_vc;
     out_flit_q <= xbar_flit;
-    for (cp = 0; cp < 5; cp = cp + 1) begin
+    for (cp = 0; cp < NnocPorts; cp = cp + 1) begin
       cr_vc_q[cp*VcW +: VcW] <= {VcW{1'b0}};
       for (cv = 0; cv < V; cv = cv + 1) begin
         if (fifo_pop[cp*V+cv]) cr_vc_q[cp*VcW +: VcW] <= cv[VcW-1:0];

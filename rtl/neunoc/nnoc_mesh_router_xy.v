@@ -7,42 +7,63 @@
 //            as they do inside a network (neunoc ties every router's position to constants).
 //
 // Parameters:
-//   X, Y        the router's column and row
-//   the rest    as nnoc_mesh_router
+//   X, Y        the router's column (0 .. Cols-1) and row (0 .. Rows-1)
+//   the rest    as nnoc_mesh_router (which checks them)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_mesh_router_xy #(
-  parameter Cols      = 2,
-  parameter Rows      = 2,
-  parameter X         = 0,
-  parameter Y         = 0,
-  parameter V         = 2,
-  parameter Depth     = 4,
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter VcW       = (V > 1) ? $clog2(V) : 1,       // derived: VC number width, do not set
-  parameter XW        = (Cols > 1) ? $clog2(Cols) : 1, // derived: column number width, do not set
-  parameter YW        = (Rows > 1) ? $clog2(Rows) : 1  // derived: row number width, do not set
+  parameter integer Cols      = 2,
+  parameter integer Rows      = 2,
+  parameter integer X         = 0,
+  parameter integer Y         = 0,
+  parameter integer V         = 2,
+  parameter integer Depth     = 4,
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  // derived: do not set (a different value fails the build)
+  parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
+  parameter integer XW        = (Cols > 1) ? $clog2(Cols) : 1,   // column number width
+  parameter integer YW        = (Rows > 1) ? $clog2(Rows) : 1    // row number width
 ) (
   input  wire               clk_i,
   input  wire               rst_ni,
-  input  wire [4:0]         in_valid_i,
-  input  wire [5*VcW-1:0]   in_vc_i,
-  input  wire [5*FlitW-1:0] in_flit_i,
-  output wire [4:0]         in_credit_o,
-  output wire [5*VcW-1:0]   in_credit_vc_o,
-  output wire [4:0]         out_valid_o,
-  output wire [5*VcW-1:0]   out_vc_o,
-  output wire [5*FlitW-1:0] out_flit_o,
-  input  wire [4:0]         out_credit_i,
-  input  wire [5*VcW-1:0]   out_credit_vc_i,
-  output wire               drop_o
+  input  wire [NnocPorts-1:0]       in_valid_i,
+  input  wire [NnocPorts*VcW-1:0]   in_vc_i,
+  input  wire [NnocPorts*FlitW-1:0] in_flit_i,
+  output wire [NnocPorts-1:0]       in_credit_o,
+  output wire [NnocPorts*VcW-1:0]   in_credit_vc_o,
+  output wire [NnocPorts-1:0]       out_valid_o,
+  output wire [NnocPorts*VcW-1:0]   out_vc_o,
+  output wire [NnocPorts*FlitW-1:0] out_flit_o,
+  input  wire [NnocPorts-1:0]       out_credit_i,
+  input  wire [NnocPorts*VcW-1:0]   out_credit_vc_i,
+  output wire                       drop_o
 );
 
-  localparam [XW-1:0] XPos = X;
-  localparam [YW-1:0] YPos = Y;
+  localparam integer NnocPorts = 5;   // NNOC_PORTS of cmodel/include/neunoc.h
+  localparam [XW-1:0] XPos = X[XW-1:0];
+  localparam [YW-1:0] YPos = Y[YW-1:0];
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (X < 0 || X > Cols - 1) begin : gen_check_x
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router_xy__X_must_be_0_to_Cols_minus_1");
+      `else
+        nnoc_mesh_router_xy__X_must_be_0_to_Cols_minus_1 u_param_error ();
+      `endif
+    end
+    if (Y < 0 || Y > Rows - 1) begin : gen_check_y
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_mesh_router_xy__Y_must_be_0_to_Rows_minus_1");
+      `else
+        nnoc_mesh_router_xy__Y_must_be_0_to_Rows_minus_1 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
                      .SingleBit(SingleBit)) u_router (

@@ -18,14 +18,14 @@
 //
 // Parameters:
 //   FlitW       flit width: type [FlitW-1:FlitW-2], payload below
-//   CntW        PP counter bits (>= 1)
+//   CntW        PP counter bits (>= 1, <= FlitW - 2: the count sits in the payload)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_pack #(
-  parameter FlitW = 24,
-  parameter CntW  = 4
+  parameter integer FlitW = 24,
+  parameter integer CntW  = 4
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -37,13 +37,31 @@ module nnoc_pack #(
   output wire [FlitW-1:0] out_flit_o
 );
 
-  localparam [CntW-1:0] CntMax = {CntW{1'b1}};
-  localparam [1:0] TyBody = 2'b00, TyPp = 2'b11;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocBody = 2'd0, NnocPp = 2'd3;
+  // (CntW > 0 ? CntW : 1): an illegal CntW = 0 must reach the parameter check below instead of
+  // stopping the elaboration here.
+  localparam [CntW-1:0] CntMax = {((CntW > 0) ? CntW : 1){1'b1}};
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (CntW < 1 || CntW > FlitW - NnocTypeBits) begin : gen_check_cnt_w
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_pack__CntW_must_be_1_to_FlitW_minus_2");
+      `else
+        nnoc_pack__CntW_must_be_1_to_FlitW_minus_2 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg  [CntW-1:0] cnt_q;   // zero bodies counted and not yet sent
-  wire zero_body = in_flit_i[FlitW-1 -: 2] == TyBody && in_flit_i[FlitW-3:0] == {(FlitW-2){1'b0}};
+  wire zero_body = in_flit_i[FlitW-1 -: NnocTypeBits] == NnocBody &&
+                   in_flit_i[FlitW-NnocTypeBits-1:0] == {(FlitW-NnocTypeBits){1'b0}};
   wire have_run  = cnt_q != {CntW{1'b0}};
-  wire [FlitW-1:0] pp_flit = {TyPp, {(FlitW-2){1'b0}}} | {{(FlitW-CntW){1'b0}}, cnt_q};
+  wire [FlitW-1:0] pp_flit = {NnocPp, {(FlitW-NnocTypeBits){1'b0}}} | {{(FlitW-CntW){1'b0}}, cnt_q};
 
   // emit_pp: the PP flit of the counted run goes out this cycle instead of the input flit
   wire emit_pp = in_valid_i && have_run && (!zero_body || cnt_q == CntMax);
@@ -52,6 +70,16 @@ module nnoc_pack #(
   // a zero body is taken into the counter unless the full counter must leave first and cannot;
   // any other flit is taken once no run is pending and the output takes it
   assign in_ready_o  = zero_body ? (cnt_q != CntMax || out_ready_i) : (!have_run && out_ready_i);
+
+  // Simulation-only check of the producer's side of the input stream.
+  cc_hold_check #(.Width(FlitW)) u_in_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (in_valid_i),
+    .ready_i  (in_ready_o),
+    .data_i   (in_flit_i),
+    .release_i(1'b0)
+  );
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

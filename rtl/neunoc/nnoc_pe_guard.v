@@ -17,19 +17,20 @@
 //            Well-formed packets pass unchanged with no added latency (combinational).
 //
 // Parameters:
-//   FlitW, SingleBit   as nnoc_mesh_router
-//   NR, K              destination string widths: dst_mesh [NR-1:0], dst_pe [NR +: K]
-//   Depth              VC depth (the multicast length limit, in flits)
+//   FlitW, SingleBit   as nnoc_mesh_router; SingleBit above the destination strings and
+//                      below the type field (NR + K .. FlitW-3)
+//   NR, K              destination string widths (>= 1): dst_mesh [NR-1:0], dst_pe [NR +: K]
+//   Depth              VC depth (the multicast length limit, in flits; >= 2: a head and a tail)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_pe_guard #(
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter NR        = 4,
-  parameter K         = 4,
-  parameter Depth     = 4
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  parameter integer NR        = 4,
+  parameter integer K         = 4,
+  parameter integer Depth     = 4
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -42,17 +43,53 @@ module nnoc_pe_guard #(
   output wire             err_o
 );
 
-  localparam [1:0] TyBody = 2'b00, TyHead = 2'b01, TyTail = 2'b10, TyPp = 2'b11;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocBody = 2'd0, NnocHead = 2'd1, NnocTail = 2'd2, NnocPp = 2'd3;
   localparam integer CntW = $clog2(Depth + 1);
   localparam integer LastSlotI = Depth - 1;        // flits sent before a multicast's forced tail
   localparam [CntW-1:0] LastSlot = LastSlotI[CntW-1:0];
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (NR < 1) begin : gen_check_nr
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_pe_guard__NR_must_be_at_least_1");
+      `else
+        nnoc_pe_guard__NR_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (K < 1) begin : gen_check_k
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_pe_guard__K_must_be_at_least_1");
+      `else
+        nnoc_pe_guard__K_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (SingleBit < NR + K || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3");
+      `else
+        nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+    if (Depth < 2) begin : gen_check_depth
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_pe_guard__Depth_must_be_at_least_2");
+      `else
+        nnoc_pe_guard__Depth_must_be_at_least_2 u_param_error ();
+      `endif
+    end
+  endgenerate
 
   reg            in_pkt_q;   // a packet is open downstream
   reg            drop_q;     // dropping the rest of a packet
   reg            mc_q;       // the open packet is a multicast
   reg [CntW-1:0] cnt_q;      // flits of the open packet sent so far
 
-  wire [1:0]    ty      = in_flit_i[FlitW-1 -: 2];
+  wire [NnocTypeBits-1:0] ty = in_flit_i[FlitW-1 -: NnocTypeBits];
   wire [NR-1:0] dmesh   = in_flit_i[NR-1:0];
   wire [K-1:0]  dpe     = in_flit_i[NR +: K];
   wire          single  = in_flit_i[SingleBit];
@@ -60,23 +97,34 @@ module nnoc_pe_guard #(
   wire          multi   = (dmesh & (dmesh - 1'b1)) != {NR{1'b0}};
 
   // what to do with the input flit this cycle
-  wire head_in_pkt = ty == TyHead && in_pkt_q && !drop_q;   // close the open packet first
-  wire stray       = !in_pkt_q && ty != TyHead;             // outside a packet
-  wire pp_in_pkt   = in_pkt_q && !drop_q && ty == TyPp;
-  wire bad_head    = ty == TyHead && !head_in_pkt && no_dest;
-  wire dropping    = drop_q && ty != TyHead;                // rest of a dropped packet
-  wire force_tail  = in_pkt_q && !drop_q && mc_q && ty == TyBody && cnt_q == LastSlot;
+  wire head_in_pkt = ty == NnocHead && in_pkt_q && !drop_q;   // close the open packet first
+  wire stray       = !in_pkt_q && ty != NnocHead;             // outside a packet
+  wire pp_in_pkt   = in_pkt_q && !drop_q && ty == NnocPp;
+  wire bad_head    = ty == NnocHead && !head_in_pkt && no_dest;
+  wire dropping    = drop_q && ty != NnocHead;                // rest of a dropped packet
+  wire force_tail  = in_pkt_q && !drop_q && mc_q && ty == NnocBody && cnt_q == LastSlot;
   wire discard     = stray || pp_in_pkt || bad_head || dropping;
 
-  wire [FlitW-1:0] zero_tail = {TyTail, {(FlitW-2){1'b0}}};
+  wire [FlitW-1:0] zero_tail = {NnocTail, {(FlitW-NnocTypeBits){1'b0}}};
   assign out_valid_o = in_valid_i && !discard;
   assign out_flit_o  = head_in_pkt ? zero_tail :
-                       force_tail  ? {TyTail, in_flit_i[FlitW-3:0]} : in_flit_i;
+                       force_tail  ? {NnocTail, in_flit_i[FlitW-NnocTypeBits-1:0]} : in_flit_i;
   assign in_ready_o  = discard || (out_ready_i && !head_in_pkt);
   wire   take        = in_valid_i && in_ready_o;
   wire   sent        = out_valid_o && out_ready_i;
   assign err_o       = in_valid_i && (stray || pp_in_pkt || (bad_head && in_ready_o) ||
                                       (head_in_pkt && out_ready_i) || (force_tail && out_ready_i));
+
+  // Simulation-only check of the PE's side of the input stream (every pe_in_* port of neunoc):
+  // even a faulty PE must hold a flit until it is taken.
+  cc_hold_check #(.Width(FlitW)) u_in_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (in_valid_i),
+    .ready_i  (in_ready_o),
+    .data_i   (in_flit_i),
+    .release_i(1'b0)
+  );
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -87,7 +135,7 @@ module nnoc_pe_guard #(
     end else if (sent && head_in_pkt) begin
       in_pkt_q <= 1'b0;                       // the head is taken next cycle
     end else if (take) begin
-      if (ty == TyHead) begin
+      if (ty == NnocHead) begin
         in_pkt_q <= !single;
         drop_q   <= bad_head && !single;
         mc_q     <= multi;
@@ -95,12 +143,12 @@ module nnoc_pe_guard #(
       end else if (force_tail) begin
         drop_q   <= 1'b1;                     // the packet is closed; drop its remainder
         cnt_q    <= cnt_q + 1'b1;
-      end else if (dropping && ty == TyTail) begin
+      end else if (dropping && ty == NnocTail) begin
         in_pkt_q <= 1'b0;
         drop_q   <= 1'b0;
       end else if (sent) begin
         cnt_q    <= cnt_q + 1'b1;
-        if (ty == TyTail) in_pkt_q <= 1'b0;
+        if (ty == NnocTail) in_pkt_q <= 1'b0;
       end
     end
   end

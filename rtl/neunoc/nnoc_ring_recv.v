@@ -11,19 +11,20 @@
 //            dropped.
 //
 // Parameters:
-//   FlitW, SingleBit   as nnoc_mesh_router
-//   K, Pos             ring size and this router's position (0 = first after the mesh router)
-//   PeBit              flit bit of dst_pe[0] (dst_pe is [PeBit +: K])
+//   FlitW, SingleBit   as nnoc_mesh_router (SingleBit 0 .. FlitW-3)
+//   K, Pos             ring size (>= 1) and this router's position (0 = first after the mesh
+//                      router, < K)
+//   PeBit              flit bit of dst_pe[0] (dst_pe is [PeBit +: K], below the type field)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_ring_recv #(
-  parameter FlitW     = 24,
-  parameter SingleBit = 20,
-  parameter K         = 4,
-  parameter Pos       = 0,
-  parameter PeBit     = 4
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20,
+  parameter integer K         = 4,
+  parameter integer Pos       = 0,
+  parameter integer PeBit     = 4
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -38,8 +39,47 @@ module nnoc_ring_recv #(
   output wire [FlitW-1:0] dn_flit_o
 );
 
-  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
-  localparam [K-1:0] Own   = {{(K-1){1'b0}}, 1'b1} << Pos;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocHead = 2'd1, NnocTail = 2'd2;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_ring_recv__SingleBit_must_be_0_to_FlitW_minus_3");
+      `else
+        nnoc_ring_recv__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+    if (K < 1) begin : gen_check_k
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_ring_recv__K_must_be_at_least_1");
+      `else
+        nnoc_ring_recv__K_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (K >= 1 && (Pos < 0 || Pos > K - 1)) begin : gen_check_pos
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_ring_recv__Pos_must_be_0_to_K_minus_1");
+      `else
+        nnoc_ring_recv__Pos_must_be_0_to_K_minus_1 u_param_error ();
+      `endif
+    end
+    if (PeBit < 0 || PeBit + K > FlitW - NnocTypeBits) begin : gen_check_pe_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_ring_recv__PeBit_plus_K_must_be_at_most_FlitW_minus_2");
+      `else
+        nnoc_ring_recv__PeBit_plus_K_must_be_at_most_FlitW_minus_2 u_param_error ();
+      `endif
+    end
+  endgenerate
+
+  // (K > 0 ? K - 1 : 0): an illegal K = 0 must reach the parameter check instead of stopping the
+  // elaboration here.
+  localparam [K-1:0] Own   = {{((K > 0) ? K - 1 : 0){1'b0}}, 1'b1} << Pos;
   localparam [K-1:0] Later = ~((Own << 1) - 1'b1);   // bits above Pos
 
   wire             f_valid;
@@ -50,8 +90,8 @@ module nnoc_ring_recv #(
     .in_valid_i(in_valid_i), .in_ready_o(in_ready_o), .in_data_i(in_flit_i),
     .out_valid_o(f_valid), .out_ready_i(f_pop), .out_data_o(f));
 
-  wire         is_head = f[FlitW-1 -: 2] == TyHead;
-  wire         last    = f[FlitW-1 -: 2] == TyTail || (is_head && f[SingleBit]);
+  wire         is_head = f[FlitW-1 -: NnocTypeBits] == NnocHead;
+  wire         last    = f[FlitW-1 -: NnocTypeBits] == NnocTail || (is_head && f[SingleBit]);
   wire [K-1:0] dst_pe  = f[PeBit +: K];
 
   // per packet: which copies it needs (decided at the head, kept for its other flits)

@@ -7,18 +7,20 @@
 //            mesh router. Allocation is per packet (wormhole, flits of two packets never mix)
 //            and flits in flight win: at a packet boundary the upstream packet goes first, and
 //            the PE's packet goes when no upstream flit is waiting (once offered, a head is not
-//            taken back, so an upstream flit arriving a cycle later waits for that packet). The output is a skid buffer:
-//            one cycle pass-through, with registered valid and ready in both directions.
+//            taken back, so an upstream flit arriving a cycle later waits for that packet). The
+//            output is a skid buffer: one cycle pass-through, with registered valid and ready in
+//            both directions. Both inputs have the hold checker (cc_hold_check).
 //
 // Parameters:
-//   FlitW, SingleBit   flit width and head-only bit (as nnoc_mesh_router)
+//   FlitW, SingleBit   flit width and head-only bit (as nnoc_mesh_router; SingleBit below the
+//                      type field, 0 .. FlitW-3)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_ring_send #(
-  parameter FlitW     = 24,
-  parameter SingleBit = 20
+  parameter integer FlitW     = 24,
+  parameter integer SingleBit = 20
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -33,7 +35,22 @@ module nnoc_ring_send #(
   output wire [FlitW-1:0] out_flit_o
 );
 
-  localparam [1:0] TyHead = 2'b01, TyTail = 2'b10;
+  // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
+  // NNOC_HEAD, ...).
+  localparam integer NnocTypeBits = 2;
+  localparam [NnocTypeBits-1:0] NnocHead = 2'd1, NnocTail = 2'd2;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3");
+      `else
+        nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
+      `endif
+    end
+  endgenerate
   localparam [1:0] OwnNone = 2'd0, OwnUp = 2'd1, OwnPe = 2'd2;
 
   reg  [1:0] own_q;   // input whose packet is passing (OwnNone at a packet boundary)
@@ -43,8 +60,8 @@ module nnoc_ring_send #(
   wire [FlitW-1:0] sel_flit  = (own == OwnUp) ? up_flit_i : pe_flit_i;
   wire             skid_ready;
   wire             fire = sel_valid && skid_ready;
-  wire             last = sel_flit[FlitW-1 -: 2] == TyTail ||
-                          (sel_flit[FlitW-1 -: 2] == TyHead && sel_flit[SingleBit]);
+  wire             last = sel_flit[FlitW-1 -: NnocTypeBits] == NnocTail ||
+                          (sel_flit[FlitW-1 -: NnocTypeBits] == NnocHead && sel_flit[SingleBit]);
 
   assign up_ready_o = own == OwnUp && skid_ready;
   assign pe_ready_o = own == OwnPe && skid_ready;
@@ -56,6 +73,25 @@ module nnoc_ring_send #(
     else if (fire)       own_q <= last ? OwnNone : own;
     else if (sel_valid)  own_q <= own;
   end
+
+  // Simulation-only checks of the producers' side of both input streams (the output buffer checks
+  // only the selected one).
+  cc_hold_check #(.Width(FlitW)) u_up_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (up_valid_i),
+    .ready_i  (up_ready_o),
+    .data_i   (up_flit_i),
+    .release_i(1'b0)
+  );
+  cc_hold_check #(.Width(FlitW)) u_pe_hold_check (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .valid_i  (pe_valid_i),
+    .ready_i  (pe_ready_o),
+    .data_i   (pe_flit_i),
+    .release_i(1'b0)
+  );
 
   cc_skid_buffer #(.Width(FlitW)) u_out (
     .clk_i(clk_i), .rst_ni(rst_ni),

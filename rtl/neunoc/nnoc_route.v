@@ -16,25 +16,56 @@
 //            every router of a mesh be one module, which Verilator compiles once).
 //
 // Parameters:
-//   Cols, Rows  mesh size (routers), Cols * Rows >= 1
+//   Cols, Rows  mesh size (routers), each >= 1
+//
+//            Ports are numbered as in cmodel/include/neunoc.h (NNOC_PORT_L = NnocPortL, ...).
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module nnoc_route #(
-  parameter Cols = 2,
-  parameter Rows = 2,
-  parameter XW   = (Cols > 1) ? $clog2(Cols) : 1,   // derived: column number width, do not set
-  parameter YW   = (Rows > 1) ? $clog2(Rows) : 1    // derived: row number width, do not set
+  parameter integer Cols = 2,
+  parameter integer Rows = 2,
+  // derived: do not set (a different value fails the build)
+  parameter integer XW   = (Cols > 1) ? $clog2(Cols) : 1,        // column number width
+  parameter integer YW   = (Rows > 1) ? $clog2(Rows) : 1         // row number width
 ) (
   input  wire [XW-1:0]          x_i,     // this router's column
   input  wire [YW-1:0]          y_i,     // this router's row
   input  wire [Cols*Rows-1:0]   dst_i,
-  output wire [4:0]             port_o,  // bit 0 local, 1 east, 2 west, 3 north, 4 south
-  output wire [5*Cols*Rows-1:0] sub_o    // port p's destinations at [p*NR +: NR]
+  output wire [NnocPorts-1:0]           port_o,  // bit 0 local, 1 east, 2 west, 3 north, 4 south
+  output wire [NnocPorts*Cols*Rows-1:0] sub_o    // port p's destinations at [p*NR +: NR]
 );
 
+  localparam integer NnocPorts = 5;   // NNOC_PORTS: L, E, W, N, S in that order
   localparam integer NR = Cols * Rows;
+
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
+  generate
+    if (Cols < 1) begin : gen_check_cols
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_route__Cols_must_be_at_least_1");
+      `else
+        nnoc_route__Cols_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (Rows < 1) begin : gen_check_rows
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_route__Rows_must_be_at_least_1");
+      `else
+        nnoc_route__Rows_must_be_at_least_1 u_param_error ();
+      `endif
+    end
+    if (XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
+        YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_xw_yw
+      `ifdef VERILATOR
+        $fatal(1, "nnoc_route__XW_and_YW_are_derived_and_must_not_be_set");
+      `else
+        nnoc_route__XW_and_YW_are_derived_and_must_not_be_set u_param_error ();
+      `endif
+    end
+  endgenerate
 
   wire [NR-1:0] mask_l, mask_e, mask_w, mask_n, mask_s;
 
@@ -47,15 +78,12 @@ module nnoc_route #(
       localparam [YW-1:0] Ry = RyI[YW-1:0];
       assign mask_l[r] = Rx == x_i && Ry == y_i;
       // The comparisons against column/row 0 or the last column/row are constant by design
-      // (nothing is west of column 0); Verilator's UNSIGNED/CMPCONST notes say just that.
-      /* verilator lint_off UNSIGNED */
-      /* verilator lint_off CMPCONST */
+      // (nothing is west of column 0): rtl/neunoc/lint.vlt waives Verilator's UNSIGNED and
+      // CMPCONST notes on them.
       assign mask_e[r] = Rx > x_i;
       assign mask_w[r] = Rx < x_i;
       assign mask_n[r] = Rx == x_i && Ry > y_i;
       assign mask_s[r] = Rx == x_i && Ry < y_i;
-      /* verilator lint_on CMPCONST */
-      /* verilator lint_on UNSIGNED */
     end
   endgenerate
 

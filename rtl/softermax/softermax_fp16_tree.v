@@ -6,7 +6,8 @@
 //   it): level by level, element 2i is combined with element 2i+1 (op(v[2i], v[2i+1]), lane 2i
 //   as the first operand) and an odd last element passes to the next level unchanged; $clog2(N)
 //   levels. For N = 16 that is ((v0+v1)+(v2+v3))+((v4+v5)+(v6+v7)) + ...; for N = 3,
-//   (v0+v1)+v2. The operators are the shared IEEE units at Latency 0, round to nearest even:
+//   (v0+v1)+v2. The operators are the shared IEEE units (softermax_fp16_op), round to nearest
+//   even:
 //     Op = 0  fp_cmp MAX (IEEE maximumNumber: a NaN operand gives the other one, -0 < +0)
 //     Op = 1  fp_add
 //   Combinational; the caller registers. Flags are dropped.
@@ -42,38 +43,11 @@ module softermax_fp16_tree #(
       end else begin : gen_ops
         for (i = 0; i < tree_n(N, l); i = i + 1) begin : gen_node
           if (2 * i + 1 < tree_n(N, l - 1)) begin : gen_op
-            wire       unused_rdy, unused_vld;
-            wire [4:0] unused_flags;
-            if (Op == 0) begin : gen_max
-              fp_cmp #(.ExpW(5), .ManW(10), .Latency(0)) u_max (
-                .clk_i      (1'b0),
-                .rst_ni     (1'b1),
-                .in_valid_i (1'b1),
-                .in_ready_o (unused_rdy),
-                .a_i        (gen_level[l-1].lv[2*i*16 +: 16]),
-                .b_i        (gen_level[l-1].lv[(2*i+1)*16 +: 16]),
-                .op_i       (3'd4),
-                .out_valid_o(unused_vld),
-                .out_ready_i(1'b1),
-                .result_o   (lv[i*16 +: 16]),
-                .flags_o    (unused_flags)
-              );
-            end else begin : gen_add
-              fp_add #(.ExpW(5), .ManW(10), .Latency(0)) u_add (
-                .clk_i      (1'b0),
-                .rst_ni     (1'b1),
-                .in_valid_i (1'b1),
-                .in_ready_o (unused_rdy),
-                .a_i        (gen_level[l-1].lv[2*i*16 +: 16]),
-                .b_i        (gen_level[l-1].lv[(2*i+1)*16 +: 16]),
-                .sub_i      (1'b0),
-                .rm_i       (3'd0),
-                .out_valid_o(unused_vld),
-                .out_ready_i(1'b1),
-                .result_o   (lv[i*16 +: 16]),
-                .flags_o    (unused_flags)
-              );
-            end
+            softermax_fp16_op #(.Op(Op == 0 ? 0 : 1)) u_op (
+              .a_i(gen_level[l-1].lv[2*i*16 +: 16]),
+              .b_i(gen_level[l-1].lv[(2*i+1)*16 +: 16]),
+              .y_o(lv[i*16 +: 16])
+            );
           end else begin : gen_pass
             assign lv[i*16 +: 16] = gen_level[l-1].lv[2*i*16 +: 16];
           end

@@ -15,7 +15,7 @@ module softermax_row_track #(
   parameter integer MaxLen = 384,
   // derived, do not override
   parameter integer CntW      = $clog2(Vec + 1),
-  parameter integer MaxSlices = (MaxLen + Vec - 1) / Vec,
+  parameter integer MaxSlices = (MaxLen < 1) ? 1 : (MaxLen + Vec - 1) / Vec,
   parameter integer SliceW    = $clog2(MaxSlices + 1)
 ) (
   input  wire              clk_i,

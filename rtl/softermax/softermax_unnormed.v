@@ -10,13 +10,16 @@
 //     S2  running max m_new = max(m, local max); shift = m_new - m (16 on a row's first slice)
 //     S3  power of two per lane against m_new
 //     S4  reduction tree; d = sat(round(d >> shift) + round_Q6(sum u))
+//   The row bookkeeping, the stage control and the fields that travel with each slice are
+//   smx_unnormed_ctrl's (shared with the fp16 baseline's softermax_fp16_unnormed); this module
+//   is the arithmetic.
 //   Malformed input (cnt 0 or > Vec, cnt < Vec before the last beat, row > MaxLen elements)
 //   flags the row (out_err_o on its last slice); slices past MaxLen/Vec are not marked for
 //   storage (out_store_o = 0) so a downstream row buffer never overflows.
 // Parameters:
-//   Vec      lanes (elements per cycle); paper: 16, 32
-//   MaxLen   longest legal row in elements; paper workload: 384
-//   InWidth  input width; InFrac input fraction bits (default Q(6,2))
+//   Vec      lanes (elements per cycle), 1..64; paper: 16, 32
+//   MaxLen   longest legal row in elements (>= 1); paper workload: 384
+//   InWidth  input width, <= 16; InFrac input fraction bits, 2..InWidth-2 (default Q(6,2))
 //   SumFrac  power-sum fraction bits, 6..13 (paper: Q(10,6)); d is 10 + SumFrac bits wide
 // Interfaces: in_* and out_* are valid/ready streams (docs/softermax.md has the contract).
 module softermax_unnormed #(
@@ -29,7 +32,7 @@ module softermax_unnormed #(
   parameter integer DWidth    = 10 + SumFrac,
   parameter integer CntW      = $clog2(Vec + 1),
   parameter integer MWidth    = InWidth - InFrac + 1,
-  parameter integer MaxSlices = (MaxLen + Vec - 1) / Vec,
+  parameter integer MaxSlices = (MaxLen < 1) ? 1 : (MaxLen + Vec - 1) / Vec,
   parameter integer SliceW    = $clog2(MaxSlices + 1)
 ) (
   input  wire                   clk_i,
@@ -52,50 +55,49 @@ module softermax_unnormed #(
   output wire [SliceW-1:0]      out_nslices_o, // slices of the row kept so far
   output wire                   out_err_o    // row malformed so far
 );
-  localparam integer SumW  = 16 + $clog2(Vec + 1);
-  localparam integer ShW   = $clog2(DWidth + 1);     // shift amounts 0..DWidth
-  localparam integer Drop  = 15 - SumFrac;           // fraction bits dropped from sum u
+  `include "smx_consts.vh"
+
+  localparam integer UW     = SmxUBits;                 // one lane of u, Q(1,15)
+  localparam integer Stages = 4;
+  localparam integer SumW   = UW + $clog2(Vec + 1);
+  localparam integer ShW    = $clog2(DWidth + 1);       // shift amounts 0..DWidth
+  localparam integer Drop   = SmxUFrac - SumFrac;       // fraction bits dropped from sum u
   localparam [MWidth-1:0] MMin = {1'b1, {(MWidth - 1){1'b0}}};  // below any ceil(x)
 
-  // ---------------------------------------------------------------- handshake
-  reg  v1_q, v2_q, v3_q, v4_q;
-  wire adv4 = !v4_q || out_ready_i;
-  wire adv3 = !v3_q || adv4;
-  wire adv2 = !v2_q || adv3;
-  wire adv1 = !v1_q || adv2;
-  assign in_ready_o = adv1;
-  wire take1 = in_valid_i && adv1;
-  wire take2 = v1_q && adv2;
-  wire take3 = v2_q && adv3;
-  wire take4 = v3_q && adv4;
+  // ---------------------------------------------------------------- parameter checks
+  // An illegal value stops elaboration with the rule as the message (smx_param_check).
+  smx_param_check #(
+    .Vec(Vec), .MaxLen(MaxLen), .InWidth(InWidth), .InFrac(InFrac), .SumFrac(SumFrac),
+    .CntW(CntW), .DWidth(DWidth), .MWidth(MWidth), .MaxSlices(MaxSlices), .SliceW(SliceW)
+  ) u_param_check ();
 
-  // Simulation-only check of the producer's side of the input contract.
-  cc_hold_check #(.Width(Vec * InWidth + CntW + 1)) u_in_hold_check (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .valid_i  (in_valid_i),
-    .ready_i  (in_ready_o),
-    .data_i   ({in_x_i, in_cnt_i, in_last_i}),
-    .release_i(1'b0)
+  // ---------------------------------------------------------------- control
+  wire [CntW-1:0]        lanes;
+  wire [Stages-1:0]      take, first;
+  wire [Stages*CntW-1:0] cnt;
+  smx_unnormed_ctrl #(.Vec(Vec), .MaxLen(MaxLen), .XW(InWidth), .Stages(Stages)) u_ctrl (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (in_valid_i),
+    .in_ready_o   (in_ready_o),
+    .in_x_i       (in_x_i),
+    .in_cnt_i     (in_cnt_i),
+    .in_last_i    (in_last_i),
+    .out_valid_o  (out_valid_o),
+    .out_ready_i  (out_ready_i),
+    .out_cnt_o    (out_cnt_o),
+    .out_last_o   (out_last_o),
+    .out_store_o  (out_store_o),
+    .out_nslices_o(out_nslices_o),
+    .out_err_o    (out_err_o),
+    .lanes_o      (lanes),
+    .take_o       (take),
+    .cnt_o        (cnt),
+    .first_o      (first)
   );
+  wire [CntW-1:0] cnt2 = cnt[1*CntW +: CntW];  // valid lanes of the slice in S2
 
-  // ---------------------------------------------------------------- S1: IntMax, bookkeeping
-  wire [CntW-1:0]   lanes;
-  wire              row_first, err_new, store_new;
-  wire [SliceW-1:0] nst_new;
-  softermax_row_track #(.Vec(Vec), .MaxLen(MaxLen)) u_row_track (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .take_i (take1),
-    .cnt_i  (in_cnt_i),
-    .last_i (in_last_i),
-    .lanes_o(lanes),
-    .first_o(row_first),
-    .err_o  (err_new),
-    .store_o(store_new),
-    .nst_o  (nst_new)
-  );
-
+  // ---------------------------------------------------------------- S1: IntMax
   // ceil(x) per valid lane and the max over them; MMin when no lane is valid
   reg [MWidth-1:0] lmax;
   integer j;
@@ -116,99 +118,62 @@ module softermax_unnormed #(
   endfunction
 
   reg [Vec*InWidth-1:0] x1_q;
-  reg [CntW-1:0]        cnt1_q;
-  reg                   last1_q, first1_q, store1_q, err1_q;
-  reg [SliceW-1:0]      nst1_q;
   reg [MWidth-1:0]      lmax1_q;
 
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v1_q <= 1'b0;
-    else if (adv1) v1_q <= in_valid_i;
-  end
-
   always @(posedge clk_i) begin
-    if (take1) begin
-      x1_q     <= in_x_i;
-      cnt1_q   <= lanes;
-      last1_q  <= in_last_i;
-      first1_q <= row_first;
-      store1_q <= store_new;
-      err1_q   <= err_new;
-      nst1_q   <= nst_new;
-      lmax1_q  <= lmax;
+    if (take[0]) begin
+      x1_q    <= in_x_i;
+      lmax1_q <= lmax;
     end
   end
 
   // ---------------------------------------------------------------- S2: running max
   reg  [MWidth-1:0] mrun_q;
-  wire [MWidth-1:0] m_new = (first1_q || ($signed(lmax1_q) > $signed(mrun_q))) ? lmax1_q : mrun_q;
-  // m_new - m_old (>= 0), at 32 bits so narrow max formats compare correctly against DWidth
-  wire [31:0]       mdiff = {{(32 - MWidth){m_new[MWidth-1]}}, m_new} -
-                            {{(32 - MWidth){mrun_q[MWidth-1]}}, mrun_q};
-  localparam [ShW-1:0] ShAll = DWidth[ShW-1:0];  // shifts d out entirely
-  wire [ShW-1:0]    shift_new = (first1_q || (mdiff >= DWidth)) ? ShAll : mdiff[ShW-1:0];
+  wire [MWidth-1:0] m_new = (first[0] || ($signed(lmax1_q) > $signed(mrun_q))) ? lmax1_q : mrun_q;
+  // m_new - m_old, in [0, 2^MWidth - 1] on every slice but a row's first (m_new >= m_old), at
+  // MdW bits: one more than the max, and at least ShW so that it compares against DWidth
+  localparam integer MdW = (MWidth + 1 > ShW) ? MWidth + 1 : ShW;
+  wire [MdW-1:0]    mdiff = {{(MdW - MWidth){m_new[MWidth-1]}}, m_new} -
+                            {{(MdW - MWidth){mrun_q[MWidth-1]}}, mrun_q};
+  localparam [ShW-1:0] ShAll  = DWidth[ShW-1:0];  // shifts d out entirely
+  localparam [MdW-1:0] DWidthM = DWidth[MdW-1:0];
+  wire [ShW-1:0]    shift_new = (first[0] || (mdiff >= DWidthM)) ? ShAll : mdiff[ShW-1:0];
 
   reg [Vec*InWidth-1:0] x2_q;
-  reg [CntW-1:0]        cnt2_q;
-  reg                   last2_q, store2_q, err2_q;
-  reg [SliceW-1:0]      nst2_q;
   reg [MWidth-1:0]      m2_q;
   reg [ShW-1:0]         shift2_q;
 
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v2_q <= 1'b0;
-    else if (adv2) v2_q <= v1_q;
-  end
-
   always @(posedge clk_i) begin
-    if (take2) begin
+    if (take[1]) begin
       mrun_q   <= m_new;
       x2_q     <= x1_q;
-      cnt2_q   <= cnt1_q;
-      last2_q  <= last1_q;
-      store2_q <= store1_q;
-      err2_q   <= err1_q;
-      nst2_q   <= nst1_q;
       m2_q     <= m_new;
       shift2_q <= shift_new;
     end
   end
 
   // ---------------------------------------------------------------- S3: power of two
-  wire [Vec*16-1:0] u_lane;
+  wire [Vec*UW-1:0] u_lane;
   genvar g;
   generate
     for (g = 0; g < Vec; g = g + 1) begin : gen_lane
-      wire [15:0] u_raw;
+      wire [UW-1:0] u_raw;
       softermax_pow2 #(.InWidth(InWidth), .InFrac(InFrac)) u_pow2 (
         .x_i(x2_q[g*InWidth +: InWidth]),
         .m_i(m2_q),
         .u_o(u_raw)
       );
-      assign u_lane[g*16 +: 16] = (g < cnt2_q) ? u_raw : 16'd0;
+      assign u_lane[g*UW +: UW] = (g < cnt2) ? u_raw : {UW{1'b0}};
     end
   endgenerate
 
-  reg [Vec*16-1:0] u3_q;
-  reg [CntW-1:0]   cnt3_q;
-  reg              last3_q, store3_q, err3_q;
-  reg [SliceW-1:0] nst3_q;
+  reg [Vec*UW-1:0] u3_q;
   reg [MWidth-1:0] m3_q;
   reg [ShW-1:0]    shift3_q;
 
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v3_q <= 1'b0;
-    else if (adv3) v3_q <= v2_q;
-  end
-
   always @(posedge clk_i) begin
-    if (take3) begin
+    if (take[2]) begin
       u3_q     <= u_lane;
-      cnt3_q   <= cnt2_q;
-      last3_q  <= last2_q;
-      store3_q <= store2_q;
-      err3_q   <= err2_q;
-      nst3_q   <= nst2_q;
       m3_q     <= m2_q;
       shift3_q <= shift2_q;
     end
@@ -219,7 +184,7 @@ module softermax_unnormed #(
   integer k;
   always @* begin
     lsum = {SumW{1'b0}};
-    for (k = 0; k < Vec; k = k + 1) lsum = lsum + {{(SumW - 16){1'b0}}, u3_q[k*16 +: 16]};
+    for (k = 0; k < Vec; k = k + 1) lsum = lsum + {{(SumW - UW){1'b0}}, u3_q[k*UW +: UW]};
   end
 
   // Renormalize d by the max increase, rounding half up: ((d >> (s-1)) + 1) >> 1; s = DWidth
@@ -238,40 +203,23 @@ module softermax_unnormed #(
   wire [DWidth:0]   d_sum  = {1'b0, d_shifted} + {{(DWidth + 1 - LsW){1'b0}}, lsum_d};
   wire [DWidth-1:0] d_new  = d_sum[DWidth] ? {DWidth{1'b1}} : d_sum[DWidth-1:0];
 
-  reg [Vec*16-1:0] u4_q;
-  reg [CntW-1:0]   cnt4_q;
-  reg              last4_q, store4_q, err4_q;
-  reg [SliceW-1:0] nst4_q;
+  reg [Vec*UW-1:0] u4_q;
   reg [MWidth-1:0] m4_q;
 
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v4_q <= 1'b0;
-    else if (adv4) v4_q <= v3_q;
-  end
-
   always @(posedge clk_i) begin
-    if (take4) begin
-      drun_q   <= d_new;
-      u4_q     <= u3_q;
-      cnt4_q   <= cnt3_q;
-      last4_q  <= last3_q;
-      store4_q <= store3_q;
-      err4_q   <= err3_q;
-      nst4_q   <= nst3_q;
-      m4_q     <= m3_q;
+    if (take[3]) begin
+      drun_q <= d_new;
+      u4_q   <= u3_q;
+      m4_q   <= m3_q;
     end
   end
 
-  assign out_valid_o   = v4_q;
-  assign out_u_o       = u4_q;
-  assign out_m_o       = m4_q;
-  assign out_cnt_o     = cnt4_q;
-  assign out_last_o    = last4_q;
-  assign out_store_o   = store4_q;
-  assign out_d_o       = drun_q;
-  assign out_nslices_o = nst4_q;
-  assign out_err_o     = err4_q;
+  assign out_u_o = u4_q;
+  assign out_m_o = m4_q;
+  assign out_d_o = drun_q;
 
-  wire unused_ok = &{1'b0, lsum_r[Drop-1:0], d_half[0]};  // rounded-off fraction bits
+  // rounded-off fraction bits; the control's fields of the stages that need none here
+  wire unused_ok = &{1'b0, lsum_r[Drop-1:0], d_half[0], first[Stages-1:1],
+                     cnt[0 +: CntW], cnt[2*CntW +: (Stages - 2) * CntW]};
 endmodule
 `default_nettype wire

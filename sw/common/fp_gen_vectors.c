@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "fpref.h"
 
 typedef enum { K_AB, K_ABC, K_A, K_CMP, K_F2I, K_I2F, K_F2F } kind_t;
@@ -127,15 +128,9 @@ static unsigned long long parse_count(const char *opt, const char *v) {
 }
 
 /* ------------------------------------------------------------------ random numbers */
-static uint64_t g_rng;
-static uint64_t rnd64(void) { /* splitmix64 */
-  uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
-static uint32_t rndn(uint32_t n) { return (uint32_t)(((rnd64() >> 32) * (uint64_t)n) >> 32); }
+static cutil_rng_t g_rng; /* cutil_rng_seed(-seed) */
+static uint32_t rnd32(void) { return (uint32_t)(cutil_rng_next(&g_rng) >> 32); }
+static uint32_t rndn(uint32_t n) { return (uint32_t)(((uint64_t)rnd32() * n) >> 32); }
 
 static uint32_t rnd_pat(fp_fmt_t f) {
   const int eall = (1 << f.ew) - 1, bias = eall >> 1;
@@ -342,7 +337,7 @@ int main(int argc, char **argv) {
   }
   if (!func) usage_error("no function given", NULL);
   if (!parse_function(func, &j)) usage_error("unknown function", func);
-  g_rng = seed * 0x2545F4914F6CDD1Dull + 0x9E3779B97F4A7C15ull;
+  g_rng = cutil_rng_seed(seed);
 
   static char buf[1 << 16];
   setvbuf(stdout, buf, _IOFBF, sizeof buf);

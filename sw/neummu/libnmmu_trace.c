@@ -18,83 +18,28 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/num_parse.h"
+#include "cutil.h"
 #include "neummu/nmmu_trace.h"
 
 #define NMMU_TRACE_LINE_MAX 1024
 #define NMMU_MAX_TOK 8
 
-static void set_err(nmmu_trace_reader_t *r, const char *fmt, ...) {
-  char msg[200];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  snprintf(r->err, sizeof r->err, "line %ld: %s", r->line_no, msg);
-}
+/* Records "line N: <message>" as the reader's error. */
+#define set_err(r, ...) cutil_seterr_line((r)->err, sizeof(r)->err, NULL, (r)->line_no, __VA_ARGS__)
 
-static int is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-/* Reads the next line into buf (without the newline, comment stripped) and splits it into
- * tokens.  Returns the number of tokens (0 never: blank lines are skipped), -1 at the end of
- * the file, -2 on an error (r->err set).  *pos receives the file offset of the line's start. */
+/* Reads the next line with a token into buf (comment stripped) and splits it into tokens.
+ * Returns the number of tokens, 0 at the end of the file, -1 on an error (r->err set).  *pos
+ * receives the file offset of the line's start. */
 static int read_tokens(nmmu_trace_reader_t *r, char *buf, char **tok, long *pos) {
-  for (;;) {
-    if (pos) *pos = ftell(r->f);
-    if (!fgets(buf, NMMU_TRACE_LINE_MAX, r->f)) {
-      if (ferror(r->f)) {
-        r->line_no++;
-        set_err(r, "read error");
-        return -2;
-      }
-      return -1;
-    }
-    r->line_no++;
-    size_t n = strlen(buf);
-    if (n == NMMU_TRACE_LINE_MAX - 1 && buf[n - 1] != '\n') {
-      set_err(r, "line longer than %d characters", NMMU_TRACE_LINE_MAX - 2);
-      return -2;
-    }
-    char *hash = strchr(buf, '#');
-    if (hash) *hash = '\0';
-    int nt = 0;
-    char *p = buf;
-    for (;;) {
-      while (is_space(*p)) p++;
-      if (!*p) break;
-      if (nt == NMMU_MAX_TOK) {
-        set_err(r, "too many fields");
-        return -2;
-      }
-      tok[nt++] = p;
-      while (*p && !is_space(*p)) p++;
-      if (*p) *p++ = '\0';
-    }
-    if (nt > 0) return nt;
-  }
-}
-
-/* Decimal without sign, 0..max. */
-static int parse_dec(const char *s, uint64_t max, uint64_t *out) { return parse_u64_dec(s, 0, max, out); }
-
-/* Hex with optional 0x prefix, no sign. */
-static int parse_hex(const char *s, uint64_t *out) {
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
-  if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F')))
-    return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 16);
-  if (*end || errno == ERANGE) return -1;
-  *out = (uint64_t)v;
-  return 0;
+  char why[64];
+  int nt = cutil_read_tokens(r->f, buf, NMMU_TRACE_LINE_MAX, tok, NMMU_MAX_TOK, &r->line_no, pos,
+                             why, sizeof why);
+  if (nt < 0) set_err(r, "%s", why);
+  return nt;
 }
 
 /* Rebuilds a layout line from its tokens for nmmu_layout_parse_line. */
@@ -139,7 +84,7 @@ int nmmu_trace_open(nmmu_trace_reader_t *r, const char *path) {
   char *tok[NMMU_MAX_TOK];
   long pos = 0;
   int nt = read_tokens(r, buf, tok, &pos);
-  if (nt == -1) {
+  if (nt == 0) {
     snprintf(r->err, sizeof r->err, "%s: empty file (no 'nmmu-trace 1' header)", path);
     reset(r);
     return -1;
@@ -156,7 +101,7 @@ int nmmu_trace_open(nmmu_trace_reader_t *r, const char *path) {
   int have_page = 0;
   for (;;) {
     nt = read_tokens(r, buf, tok, &pos);
-    if (nt == -1) break;
+    if (nt == 0) break;
     if (nt < 0) goto fail;
     if (!strcmp(tok[0], "layer")) {
       if (pos < 0 || fseek(r->f, pos, SEEK_SET) != 0) {
@@ -209,7 +154,7 @@ int nmmu_trace_next(nmmu_trace_reader_t *r, nmmu_event_t *ev) {
   char buf[NMMU_TRACE_LINE_MAX];
   char *tok[NMMU_MAX_TOK];
   int nt = read_tokens(r, buf, tok, NULL);
-  if (nt == -1) return ev->kind = NMMU_EV_END;
+  if (nt == 0) return ev->kind = NMMU_EV_END;
   if (nt < 0) return ev->kind = NMMU_EV_ERROR;
   const char *k = tok[0];
   if (!strcmp(k, "r") || !strcmp(k, "w")) {
@@ -222,7 +167,7 @@ int nmmu_trace_next(nmmu_trace_reader_t *r, nmmu_event_t *ev) {
       set_err(r, "transaction before any tile");
       return ev->kind = NMMU_EV_ERROR;
     }
-    if (parse_hex(tok[1], &va) != 0) {
+    if (cutil_parse_hex(tok[1], UINT64_MAX, &va) != 0) {
       set_err(r, "bad hex address '%s'", tok[1]);
       return ev->kind = NMMU_EV_ERROR;
     }
@@ -230,7 +175,7 @@ int nmmu_trace_next(nmmu_trace_reader_t *r, nmmu_event_t *ev) {
       set_err(r, "address 0x%llx beyond the 48-bit VA", (unsigned long long)va);
       return ev->kind = NMMU_EV_ERROR;
     }
-    if (parse_dec(tok[2], UINT32_MAX, &bytes) != 0) {
+    if (cutil_parse_dec(tok[2], 0, UINT32_MAX, &bytes) != 0) {
       set_err(r, "bad byte count '%s'", tok[2]);
       return ev->kind = NMMU_EV_ERROR;
     }
@@ -259,7 +204,7 @@ int nmmu_trace_next(nmmu_trace_reader_t *r, nmmu_event_t *ev) {
       set_err(r, "tile before any layer");
       return ev->kind = NMMU_EV_ERROR;
     }
-    if (parse_dec(tok[1], UINT64_MAX, &c) != 0) {
+    if (cutil_parse_dec(tok[1], 0, UINT64_MAX, &c) != 0) {
       set_err(r, "bad compute cycles '%s'", tok[1]);
       return ev->kind = NMMU_EV_ERROR;
     }

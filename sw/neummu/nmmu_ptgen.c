@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "neummu.h"
 
 #define PROG "nmmu_ptgen"
@@ -35,16 +36,6 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: " PROG " [--seed N] [--pt-base HEX] [--data-base HEX] [--page 4k|2m] "
           "[--scatter] <layout file|-> <image out|->\n");
-}
-
-static int parse_u64(const char *s, int base, uint64_t *out) {
-  if (!*s || *s == '-' || *s == '+' || *s == ' ') return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, base);
-  if (*end || errno) return -1;
-  *out = v;
-  return 0;
 }
 
 /* Reads the layout lines of f (named path for messages) into l; 0 or -1 (message printed). */
@@ -67,16 +58,15 @@ static int read_layout(FILE *f, const char *path, nmmu_layout_t *l) {
     }
     if (rc == 1) continue;
     /* not a layout line: blank/comment, a known trace keyword, or an error */
-    char *h = strchr(line, '#');
-    if (h) *h = '\0';
-    char kw[32];
-    if (sscanf(line, "%31s", kw) != 1) continue;
+    char *kw;
+    if (cutil_tokenize(line, &kw, 1, NULL) == 0) continue;
     if (!strcmp(kw, "layer")) return 0;
     size_t i;
     for (i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
       if (!strcmp(kw, ignored[i])) break;
     if (i == sizeof ignored / sizeof ignored[0]) {
-      fprintf(stderr, PROG ": %s:%ld: unknown keyword '%s' (expected seg or hole)\n", path, ln, kw);
+      fprintf(stderr, PROG ": %s:%ld: unknown keyword '%.31s' (expected seg or hole)\n", path, ln,
+              kw);
       return -1;
     }
   }
@@ -111,11 +101,11 @@ int main(int argc, char **argv) {
         return 1;
       }
       if (!strcmp(a, "--seed")) {
-        bad = parse_u64(v, 10, &cfg.seed);
+        bad = cutil_parse_dec(v, 0, UINT64_MAX, &cfg.seed);
       } else if (!strcmp(a, "--pt-base")) {
-        bad = parse_u64(v, 16, &cfg.pt_base);
+        bad = cutil_parse_hex(v, UINT64_MAX, &cfg.pt_base) != 0;
       } else if (!strcmp(a, "--data-base")) {
-        bad = parse_u64(v, 16, &cfg.data_base);
+        bad = cutil_parse_hex(v, UINT64_MAX, &cfg.data_base) != 0;
       } else if (!strcmp(a, "--page")) {
         if (!strcmp(v, "4k") || !strcmp(v, "4K")) cfg.page = 0;
         else if (!strcmp(v, "2m") || !strcmp(v, "2M")) cfg.page = 1;

@@ -48,10 +48,10 @@
  *   the M rows of the block stream through the array plus 128 cycles of fill/drain:
  *   cycles = ceil(K/128) * ceil(Nt/128) * (Mt + 128), Mt = output pixels (conv) or samples.
  * Embedding gathers (ncf, dlrm): a layer 'emb' with one tile per table, compute 0; per sample
- *   and lookup a row index from a splitmix64 stream seeded by --seed (uniform over the table;
- *   NCF's user tables share the sample's user id, the item tables its item id); each lookup is
- *   one run of the row's bytes (not merged with other lookups).  The pooled vectors (bf16) are
- *   the layer's output [batch][sum of dims].  Then the MLP layers as FC GEMMs.
+ *   and lookup a row index from the splitmix64 stream cutil_rng_seed(--seed) (uniform over the
+ *   table; NCF's user tables share the sample's user id, the item tables its item id); each
+ *   lookup is one run of the row's bytes (not merged with other lookups).  The pooled vectors
+ *   (bf16) are the layer's output [batch][sum of dims].  Then the MLP layers as FC GEMMs.
  * Sampling: --tiles-per-layer K writes only the first K tiles of each layer (plus its
  *   write-back tile) and 'layer <name> <scale>' with scale = the layer's tiles / K written.
  *   RNN timesteps are separate layers (<net>_t<step>), so each step is sampled alike.
@@ -72,8 +72,8 @@
 
 #include "neummu/nmmu_trace.h"
 
-#define CLI_PROG "nmmu_trace"
-#include "common/cli_util.h"
+#define PROG "nmmu_trace"
+#include "cutil.h"
 
 #define ELEM 2ull                         /* bf16 */
 #define ARRAY 128ull                      /* systolic array dimension */
@@ -125,10 +125,10 @@ typedef struct {
 } net_t;
 
 static layer_t *new_layer(net_t *n, const char *name, int kind) {
-  if (n->nl == MAX_LAYERS) cli_die("internal: too many layers");
+  if (n->nl == MAX_LAYERS) cutil_die(PROG, "internal: too many layers");
   layer_t *l = &n->L[n->nl++];
   memset(l, 0, sizeof *l);
-  if (strlen(name) >= NMMU_NAME_LEN) cli_die("internal: layer name '%s' too long", name);
+  if (strlen(name) >= NMMU_NAME_LEN) cutil_die(PROG, "internal: layer name '%s' too long", name);
   strcpy(l->name, name);
   l->kind = kind;
   return l;
@@ -441,7 +441,8 @@ static plan_t make_plan(const net_t *n, const layer_t *l) {
     p.pix_per_row = l->OW;
   }
   uint64_t nt_max = W_BUDGET / (p.K * ELEM) / ARRAY * ARRAY;
-  if (nt_max == 0) cli_die("internal: layer %s: K = %" PRIu64 " does not fit a 5 MB W tile", l->name, p.K);
+  if (nt_max == 0)
+    cutil_die(PROG, "internal: layer %s: K = %" PRIu64 " does not fit a 5 MB W tile", l->name, p.K);
   if (p.N <= nt_max) {
     p.Nt = p.N, p.n_tiles = 1;
   } else {
@@ -450,7 +451,8 @@ static plan_t make_plan(const net_t *n, const layer_t *l) {
     p.n_tiles = ceil_div(p.N, p.Nt);
   }
   if (!blocks_fit(n, l, &p, 1))
-    cli_die("internal: layer %s: one output row does not fit the 7.5 MB activation tile", l->name);
+    cutil_die(PROG, "internal: layer %s: one output row does not fit the 7.5 MB activation tile",
+              l->name);
   uint64_t lo = 1, hi = p.Q; /* largest T with every block fitting (lo always fits) */
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -577,25 +579,19 @@ static void gen_gemm(emit_t *e, const net_t *n, const layer_t *l, uint64_t K, to
 
 /* ---------------------------------------------------------------- embedding gathers */
 
-static uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static void gen_gather(emit_t *e, const net_t *n, const layer_t *l, uint64_t K, uint64_t seed, totals_t *tot) {
   print_layer(e, l->name, (uint64_t)n->ntab, K);
   fprintf(e->f, "# embedding gather: %d tables, one tile each\n", n->ntab);
   /* ids[t][b*lookups + j], drawn table by table, sample by sample (shared tables copy). */
   uint64_t *ids[MAX_TABLES];
-  uint64_t rng = seed;
+  cutil_rng_t rng = cutil_rng_seed(seed);
   for (int t = 0; t < n->ntab; t++) {
     const table_t *tb = &n->tab[t];
     size_t cnt = (size_t)n->B * tb->lookups;
     ids[t] = malloc(cnt * sizeof(uint64_t));
-    if (!ids[t]) cli_die("out of memory");
-    for (size_t i = 0; i < cnt; i++) ids[t][i] = tb->share >= 0 ? ids[tb->share][i] : splitmix64(&rng) % tb->rows;
+    if (!ids[t]) cutil_die(PROG, "out of memory");
+    for (size_t i = 0; i < cnt; i++)
+      ids[t][i] = tb->share >= 0 ? ids[tb->share][i] : cutil_rng_below(&rng, tb->rows);
   }
   uint64_t out_base = n->buf_va[n->emb_out_buf];
   int prev = -1;
@@ -647,12 +643,12 @@ int main(int argc, char **argv) {
       bad = 1;
       for (size_t k = 0; k < sizeof g_nets / sizeof g_nets[0]; k++)
         if (!strcmp(v, g_nets[k])) bad = 0;
-      if (bad) cli_die("unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
+      if (bad) cutil_die(PROG, "unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
     } else if (!strcmp(a, "--batch") && v) {
-      bad = cli_parse_u64(v, 1, 128, &batch);
+      bad = cutil_parse_dec(v, 1, 128, &batch);
     } else if (!strcmp(a, "--xfer") && v) {
-      bad = cli_parse_u64(v, 64, 4096, &xfer) || (xfer & (xfer - 1));
-      if (bad) cli_die("bad value '%s' for --xfer (a power of two, 64..4096)", v);
+      bad = cutil_parse_dec(v, 64, 4096, &xfer) || (xfer & (xfer - 1));
+      if (bad) cutil_die(PROG, "bad value '%s' for --xfer (a power of two, 64..4096)", v);
     } else if (!strcmp(a, "--page") && v) {
       if (!strcmp(v, "4k"))
         page_2m = 0;
@@ -661,9 +657,9 @@ int main(int argc, char **argv) {
       else
         bad = 1;
     } else if (!strcmp(a, "--tiles-per-layer") && v) {
-      bad = cli_parse_u64(v, 0, UINT32_MAX, &K);
+      bad = cutil_parse_dec(v, 0, UINT32_MAX, &K);
     } else if (!strcmp(a, "--seed") && v) {
-      bad = cli_parse_u64(v, 0, UINT64_MAX, &seed);
+      bad = cutil_parse_dec(v, 0, UINT64_MAX, &seed);
     } else if (!strcmp(a, "-o") && v) {
       out = v;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -671,12 +667,12 @@ int main(int argc, char **argv) {
              "[--xfer 64..4096] [--page 4k|2m] [--tiles-per-layer K] [--seed N] [-o FILE]\n");
       return 0;
     } else {
-      cli_die("unknown or incomplete argument '%s'", a);
+      cutil_die(PROG, "unknown or incomplete argument '%s'", a);
     }
-    if (bad) cli_die("bad value '%s' for %s", v, a);
+    if (bad) cutil_die(PROG, "bad value '%s' for %s", v, a);
     i++;
   }
-  if (!net) cli_die("--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
+  if (!net) cutil_die(PROG, "--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
 
   static net_t nt;
   net_t *n = &nt;
@@ -708,7 +704,7 @@ int main(int argc, char **argv) {
   int to_stdout = !strcmp(out, "-") || !strcmp(out, "stdout");
   if (!to_stdout) {
     f = fopen(out, "w");
-    if (!f) cli_die("cannot write '%s': %s", out, strerror(errno));
+    if (!f) cutil_die(PROG, "cannot write '%s': %s", out, strerror(errno));
   }
   static char obuf[1 << 20];
   setvbuf(f, obuf, _IOFBF, sizeof obuf);
@@ -734,7 +730,7 @@ int main(int argc, char **argv) {
   }
   g_rows = calloc(hw_max, 1);
   g_cols = calloc(hw_max, 1);
-  if (!g_rows || !g_cols) cli_die("out of memory");
+  if (!g_rows || !g_cols) cutil_die(PROG, "out of memory");
   emit_t e;
   memset(&e, 0, sizeof e);
   e.f = f, e.xfer = xfer;
@@ -753,12 +749,14 @@ int main(int argc, char **argv) {
   int werr = ferror(f) != 0;
   if (fflush(f) != 0) werr = 1;
   if (!to_stdout && fclose(f) != 0) werr = 1;
-  if (werr) cli_die("write error on '%s'", to_stdout ? "stdout" : out);
+  if (werr) cutil_die(PROG, "write error on '%s'", to_stdout ? "stdout" : out);
   fprintf(stderr,
           "%s: %s batch %" PRIu64 ": %d layers, %" PRIu64 " tiles written (%" PRIu64
-          " write-back only; the whole net has %" PRIu64 " compute tiles), %" PRIu64 " transactions (%" PRIu64
-          " r, %" PRIu64 " w), %.2f MB, %" PRIu64 " compute cycles (whole net %" PRIu64 ")\n",
-          CLI_PROG, net, batch, n->nl, tot.tiles_written, tot.wb_tiles, tot.tiles_all, e.nr + e.nw, e.nr, e.nw,
-          (double)(e.rbytes + e.wbytes) / 1048576.0, tot.compute_written, tot.compute_all);
+          " write-back only; the whole net has %" PRIu64 " compute tiles), %" PRIu64
+          " transactions (%" PRIu64 " r, %" PRIu64 " w), %.2f MB, %" PRIu64
+          " compute cycles (whole net %" PRIu64 ")\n",
+          PROG, net, batch, n->nl, tot.tiles_written, tot.wb_tiles, tot.tiles_all, e.nr + e.nw,
+          e.nr, e.nw, (double)(e.rbytes + e.wbytes) / 1048576.0, tot.compute_written,
+          tot.compute_all);
   return 0;
 }

@@ -16,24 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "neummu.h"
 
 #define PROG "nmmu_xlat"
 
+/* Hex VA with an optional 0x prefix: at most 16 digits. */
 static int parse_hex(const char *s, uint64_t *v) {
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
-  if (!*s || strlen(s) > 16) return -1;
-  uint64_t x = 0;
-  for (; *s; s++) {
-    int d = (*s >= '0' && *s <= '9')   ? *s - '0'
-            : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
-            : (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10
-                                       : -1;
-    if (d < 0) return -1;
-    x = x << 4 | (uint64_t)d;
-  }
-  *v = x;
-  return 0;
+  return strlen(cutil_skip_0x(s)) > 16 ? -1 : cutil_parse_hex(s, UINT64_MAX, v);
 }
 
 static void show(const nmmu_mem_t *m, uint64_t va, int wr) {
@@ -82,18 +72,18 @@ int main(int argc, char **argv) {
     long ln = 0;
     while (fgets(line, sizeof line, stdin)) {
       ln++;
-      char *h = strchr(line, '#');
-      if (h) *h = '\0';
-      char op[8], vs[64], extra[8];
-      int n = sscanf(line, "%7s %63s %7s", op, vs, extra);
-      if (n <= 0) continue;
+      char *tok[2];
+      int more;
+      int n = cutil_tokenize(line, tok, 2, &more);
+      if (n == 0) continue;
       uint64_t va;
-      if (n != 2 || (strcmp(op, "r") && strcmp(op, "w")) || parse_hex(vs, &va) < 0) {
+      if (n != 2 || more || (strcmp(tok[0], "r") && strcmp(tok[0], "w")) ||
+          parse_hex(tok[1], &va) < 0) {
         fprintf(stderr, PROG ": <stdin>:%ld: expected 'r <hex va>' or 'w <hex va>'\n", ln);
         rc = 1;
         break;
       }
-      show(m, va, op[0] == 'w');
+      show(m, va, tok[0][0] == 'w');
     }
   } else {
     for (int i = 2; i < argc; i++) {

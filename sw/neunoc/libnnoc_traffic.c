@@ -18,12 +18,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/num_parse.h"
+#include "cutil.h"
 #include "neunoc.h"
 
 #define NNOC_LINE_MAX (NNOC_MAX_WORDS * 11 + 1024)
@@ -41,96 +40,39 @@ struct nnoc_traffic {
   char *tok[NNOC_MAX_TOK];
 };
 
-static void set_err(nnoc_traffic_t *t, const char *fmt, ...) {
-  char msg[200];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  snprintf(t->err, sizeof t->err, "%s:%ld: %s", t->path, t->line_no, msg);
-  t->state = -1;
-}
+/* Records "<path>:<line>: <message>" as the reader's error and stops the reader. */
+#define set_err(t, ...)                                                               \
+  (cutil_seterr_line((t)->err, sizeof(t)->err, (t)->path, (t)->line_no, __VA_ARGS__), \
+   (t)->state = -1)
 
-static int is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-/* Next non-blank line split into tokens: the token count, -1 at the end, -2 on an error. */
+/* Next line with a token split into tokens: the token count, 0 at the end, -1 on an error. */
 static int read_tokens(nnoc_traffic_t *t) {
-  for (;;) {
-    if (!fgets(t->buf, sizeof t->buf, t->f)) {
-      if (ferror(t->f)) {
-        t->line_no++;
-        set_err(t, "read error");
-        return -2;
-      }
-      return -1;
-    }
-    t->line_no++;
-    size_t n = strlen(t->buf);
-    if (n == sizeof t->buf - 1 && t->buf[n - 1] != '\n') {
-      set_err(t, "line longer than %d characters", (int)sizeof t->buf - 2);
-      return -2;
-    }
-    char *hash = strchr(t->buf, '#');
-    if (hash) *hash = '\0';
-    int nt = 0;
-    char *p = t->buf;
-    for (;;) {
-      while (is_space(*p)) p++;
-      if (!*p) break;
-      if (nt == NNOC_MAX_TOK) {
-        set_err(t, "too many fields");
-        return -2;
-      }
-      t->tok[nt++] = p;
-      while (*p && !is_space(*p)) p++;
-      if (*p) *p++ = '\0';
-    }
-    if (nt > 0) return nt;
-  }
+  char why[64];
+  int nt = cutil_read_tokens(t->f, t->buf, sizeof t->buf, t->tok, NNOC_MAX_TOK, &t->line_no, NULL,
+                             why, sizeof why);
+  if (nt < 0) set_err(t, "%s", why);
+  return nt;
 }
 
-/* Decimal without sign, 0..max. */
-static int parse_dec(const char *s, uint64_t max, uint64_t *out) { return parse_u64_dec(s, 0, max, out); }
-
-static int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-static const char *skip_0x(const char *s) {
-  return (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? s + 2 : s;
-}
-
-/* Hex with optional 0x, value < 2^bits (bits <= 32). */
+/* Hex with optional 0x, value < 2^bits (bits <= 32): 0, -1 not hex, -2 too large. */
 static int parse_hex32(const char *s, int bits, uint32_t *out) {
-  s = skip_0x(s);
-  if (!*s) return -1;
-  uint64_t v = 0;
-  for (; *s; s++) {
-    int d = hex_digit(*s);
-    if (d < 0) return -1;
-    v = v * 16 + (uint64_t)d;
-    if (v >> bits) return -2;
-  }
-  *out = (uint32_t)v;
-  return 0;
+  uint64_t v;
+  int rc = cutil_parse_hex(s, (1ull << bits) - 1, &v);
+  if (rc == 0) *out = (uint32_t)v;
+  return rc;
 }
 
 /* A hex bit string of any length into mask (NNOC_MASK_WORDS words).  -1 not hex, -2 a set bit
  * at or above nbits (*bad receives its index). */
 static int parse_mask(const char *s, int nbits, uint32_t *mask, int *bad) {
   memset(mask, 0, sizeof(uint32_t) * NNOC_MASK_WORDS);
-  s = skip_0x(s);
+  s = cutil_skip_0x(s);
   size_t n = strlen(s);
   if (!n) return -1;
   for (size_t i = 0; i < n; i++)
-    if (hex_digit(s[i]) < 0) return -1;
+    if (cutil_hex_digit((unsigned char)s[i]) < 0) return -1;
   for (size_t i = 0; i < n; i++) { /* digit i from the right holds bits 4i .. 4i+3 */
-    int d = hex_digit(s[n - 1 - i]);
+    int d = cutil_hex_digit((unsigned char)s[n - 1 - i]);
     for (int b = 0; b < 4; b++) {
       if (!(d >> b & 1)) continue;
       size_t bit = 4 * i + (size_t)b;
@@ -158,7 +100,7 @@ nnoc_traffic_t *nnoc_traffic_open(const char *path, nnoc_cfg_t *cfg, char *err, 
     return NULL;
   }
   int nt = read_tokens(t);
-  if (nt == -1) {
+  if (nt == 0) {
     snprintf(t->err, sizeof t->err, "%s: empty file (no 'nnoc-traffic 1' header)", path);
     goto fail;
   }
@@ -172,7 +114,7 @@ nnoc_traffic_t *nnoc_traffic_open(const char *path, nnoc_cfg_t *cfg, char *err, 
     goto fail;
   }
   nt = read_tokens(t);
-  if (nt == -1) {
+  if (nt == 0) {
     snprintf(t->err, sizeof t->err, "%s:%ld: no 'net' line", path, t->line_no);
     goto fail;
   }
@@ -182,8 +124,8 @@ nnoc_traffic_t *nnoc_traffic_open(const char *path, nnoc_cfg_t *cfg, char *err, 
     goto fail;
   }
   uint64_t k, c, r;
-  if (nt != 4 || parse_dec(t->tok[1], 1u << 20, &k) || parse_dec(t->tok[2], 1u << 20, &c) ||
-      parse_dec(t->tok[3], 1u << 20, &r)) {
+  if (nt != 4 || cutil_parse_dec(t->tok[1], 0, 1u << 20, &k) ||
+      cutil_parse_dec(t->tok[2], 0, 1u << 20, &c) || cutil_parse_dec(t->tok[3], 0, 1u << 20, &r)) {
     set_err(t, "malformed net line (expected 'net <K> <Cols> <Rows>', decimal)");
     goto fail;
   }
@@ -218,7 +160,7 @@ int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen
   if (t->state == 1) return 0;
   if (t->state < 0) goto fail;
   int nt = read_tokens(t);
-  if (nt == -1) {
+  if (nt == 0) {
     t->state = 1;
     return 0;
   }
@@ -244,7 +186,7 @@ int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen
   const nnoc_cfg_t *cfg = &t->cfg;
   int nr = cfg->cols * cfg->rows;
   uint64_t v;
-  if (parse_dec(tok[1], UINT64_MAX, &v)) {
+  if (cutil_parse_dec(tok[1], 0, UINT64_MAX, &v)) {
     set_err(t, "bad cycle '%s' (decimal)", tok[1]);
     goto fail;
   }
@@ -254,7 +196,7 @@ int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen
   }
   t->last_t = v;
   p->t = v;
-  if (parse_dec(tok[2], UINT64_MAX, &v)) {
+  if (cutil_parse_dec(tok[2], 0, UINT64_MAX, &v)) {
     set_err(t, "bad src '%s' (decimal PE id)", tok[2]);
     goto fail;
   }
@@ -292,12 +234,12 @@ int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen
     set_err(t, "dst_pe is 0 (no destination ring position)");
     goto fail;
   }
-  if (parse_dec(tok[5], (1ull << cfg->tag_w) - 1, &v)) {
+  if (cutil_parse_dec(tok[5], 0, (1ull << cfg->tag_w) - 1, &v)) {
     set_err(t, "bad tag '%s' (decimal, below 2^%d)", tok[5], cfg->tag_w);
     goto fail;
   }
   p->tag = (uint32_t)v;
-  if (parse_dec(tok[6], NNOC_MAX_WORDS, &v)) {
+  if (cutil_parse_dec(tok[6], 0, NNOC_MAX_WORDS, &v)) {
     set_err(t, "bad nwords '%s' (decimal, 0..%d)", tok[6], NNOC_MAX_WORDS);
     goto fail;
   }

@@ -35,8 +35,8 @@
 
 #include "neunoc.h"
 
-#define CLI_PROG "nnoc_map"
-#include "common/cli_util.h"
+#define PROG "nnoc_map"
+#include "cutil.h"
 
 #define MAX_LAYERS 16
 #define MAX_RINGS NNOC_MAX_ROUTERS
@@ -67,19 +67,21 @@ static int parse_layers(const char *s, int *v, int max) {
   int n = 0;
   const char *p = s;
   for (;;) {
-    if (*p < '0' || *p > '9') cli_die("--layers: '%s' is not a list like 784-300-100-10", s);
+    if (*p < '0' || *p > '9')
+      cutil_die(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
     errno = 0;
     char *end;
     long x = strtol(p, &end, 10);
     if (errno == ERANGE || x < 1 || x > 1000000)
-      cli_die("--layers: layer size out of range 1..1000000 in '%s'", s);
-    if (n == max) cli_die("--layers: more than %d layers", max);
+      cutil_die(PROG, "--layers: layer size out of range 1..1000000 in '%s'", s);
+    if (n == max) cutil_die(PROG, "--layers: more than %d layers", max);
     v[n++] = (int)x;
     if (*end == '\0') break;
-    if (*end != '-') cli_die("--layers: '%s' is not a list like 784-300-100-10", s);
+    if (*end != '-') cutil_die(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
     p = end + 1;
   }
-  if (n < 3) cli_die("--layers: need an input layer and at least two mapped layers ('%s')", s);
+  if (n < 3)
+    cutil_die(PROG, "--layers: need an input layer and at least two mapped layers ('%s')", s);
   return n;
 }
 
@@ -104,7 +106,8 @@ static void build_net(net_t *n, int npe, int k) {
   for (int l = 0; l < n->nl; l++) {
     n->pes[l] = (n->neurons[l] + npe - 1) / npe;
     n->rings[l] = (n->pes[l] + k - 1) / k;
-    if (g + n->rings[l] > MAX_RINGS) cli_die("the network needs more than %d rings", MAX_RINGS);
+    if (g + n->rings[l] > MAX_RINGS)
+      cutil_die(PROG, "the network needs more than %d rings", MAX_RINGS);
     for (int j = 0; j < n->rings[l]; j++, g++) {
       n->ring_layer[g] = l;
       n->ring_idx[g] = j;
@@ -120,7 +123,7 @@ static void build_net(net_t *n, int npe, int k) {
   n->pdst = malloc(sizeof(int) * (size_t)(np + 1));
   n->adj = malloc(sizeof(int) * (size_t)(2 * np + 1));
   n->adj_start = calloc((size_t)g + 1, sizeof(int));
-  if (!n->psrc || !n->pdst || !n->adj || !n->adj_start) cli_die("out of memory");
+  if (!n->psrc || !n->pdst || !n->adj || !n->adj_start) cutil_die(PROG, "out of memory");
   int p = 0, first = 0;
   for (int l = 0; l + 1 < n->nl; l++) {
     int next = first + n->rings[l];
@@ -132,7 +135,7 @@ static void build_net(net_t *n, int npe, int k) {
     first = next;
   }
   int *cnt = calloc((size_t)g + 1, sizeof(int));
-  if (!cnt) cli_die("out of memory");
+  if (!cnt) cutil_die(PROG, "out of memory");
   for (p = 0; p < n->npairs; p++) cnt[n->psrc[p]]++, cnt[n->pdst[p]]++;
   for (int r = 0; r < g; r++) n->adj_start[r + 1] = n->adj_start[r] + cnt[r];
   memset(cnt, 0, sizeof(int) * ((size_t)g + 1));
@@ -165,7 +168,7 @@ static void st_init(state_t *s, const net_t *n, const nnoc_cfg_t *cfg) {
   s->cfg = cfg;
   s->nr = nnoc_routers(cfg);
   s->hist = calloc((size_t)n->npairs + 2, sizeof(int));
-  if (!s->hist) cli_die("out of memory");
+  if (!s->hist) cutil_die(PROG, "out of memory");
 }
 
 static void add_link(state_t *s, int l, int d) {
@@ -247,14 +250,8 @@ static int better(cost_t a, cost_t b) {
 
 /* ---------------------------------------------------------------- schemes */
 
-static uint64_t g_rng;
-static uint64_t rng_next(void) { /* splitmix64 */
-  uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static int rng_below(int n) { return (int)(rng_next() % (uint64_t)n); }
+static cutil_rng_t g_rng;
+static int rng_below(int n) { return (int)cutil_rng_below(&g_rng, (uint64_t)n); }
 
 static void map_seq(const net_t *n, int *map) {
   for (int g = 0; g < n->nrings; g++) map[g] = g;
@@ -263,7 +260,7 @@ static void map_seq(const net_t *n, int *map) {
 static void map_random(const net_t *n, int nr, uint64_t seed, int *map) {
   int perm[NNOC_MAX_ROUTERS];
   for (int r = 0; r < nr; r++) perm[r] = r;
-  g_rng = seed * 0x2545f4914f6cdd1dull + 1;
+  g_rng = cutil_rng_seed(seed);
   for (int r = nr - 1; r > 0; r--) {
     int j = rng_below(r + 1);
     int t = perm[r];
@@ -335,7 +332,8 @@ static void map_nn(const net_t *n, const nnoc_cfg_t *cfg, int iters, long long b
   int best[MAX_RINGS];
   memcpy(best, s.map, sizeof(int) * (size_t)n->nrings);
   cost_t bc = st_cost(&s);
-  g_rng = 0x4e4e4d4150ull; /* fixed: the nn mapping is a function of the network and mesh */
+  /* a fixed stream, not a seed: the nn mapping is a function of the network and mesh */
+  g_rng = (cutil_rng_t){0x4e4e4d4150ull};
   int it;
   for (it = 0; it < iters && s.work < budget; it++) {
     int kicks = 2 + it % 4;
@@ -381,7 +379,7 @@ static meas_t measure(const net_t *n, const nnoc_cfg_t *cfg, const int *map) {
   int nl4 = nnoc_routers(cfg) * 4;
   int *load = calloc((size_t)nl4, sizeof(int)), *mcl = calloc((size_t)nl4, sizeof(int));
   int *mark = calloc((size_t)nl4, sizeof(int));
-  if (!load || !mcl || !mark) cli_die("out of memory");
+  if (!load || !mcl || !mark) cutil_die(PROG, "out of memory");
   int stamp = 0;
   int links[128];
   for (int g = 0; g < n->nrings; g++) {
@@ -469,7 +467,7 @@ static void print_grid(const net_t *n, const nnoc_cfg_t *cfg, const int *map, co
 static void write_map(const char *path, const net_t *n, const nnoc_cfg_t *cfg, int npe,
                       const int *map, const char *scheme, const char *args) {
   FILE *f = fopen(path, "w");
-  if (!f) cli_die("%s: cannot open for writing: %s", path, strerror(errno));
+  if (!f) cutil_die(PROG, "%s: cannot open for writing: %s", path, strerror(errno));
   fprintf(f, "nnoc-map 1\n# %s mapping written by nnoc_map%s\n", scheme, args);
   fprintf(f, "net %d %d %d\nbench %s\nneurons-per-pe %d\ninput %d\n", cfg->k, cfg->cols,
           cfg->rows, n->name, npe, n->input);
@@ -478,7 +476,7 @@ static void write_map(const char *path, const net_t *n, const nnoc_cfg_t *cfg, i
   for (int g = 0; g < n->nrings; g++)
     fprintf(f, "ring %d %d %d %d\n", n->ring_layer[g], n->ring_idx[g], map[g], n->ring_pes[g]);
   int bad = ferror(f);
-  if (fclose(f) != 0 || bad) cli_die("%s: write error", path);
+  if (fclose(f) != 0 || bad) cutil_die(PROG, "%s: write error", path);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -490,44 +488,46 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--bench")) {
-      if (!v) cli_die("--bench needs a value");
+      if (!v) cutil_die(PROG, "--bench needs a value");
       bench = v, i++;
     } else if (!strcmp(a, "--layers")) {
-      if (!v) cli_die("--layers needs a value");
+      if (!v) cutil_die(PROG, "--layers needs a value");
       layers = v, i++;
     } else if (!strcmp(a, "--neurons-per-pe")) {
-      npe = cli_parse_long(a, v, 1, 1000000), i++;
+      npe = cutil_opt_long(PROG, a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "--k")) {
-      k = cli_parse_long(a, v, 1, NNOC_MAX_K), i++;
+      k = cutil_opt_long(PROG, a, v, 1, NNOC_MAX_K), i++;
     } else if (!strcmp(a, "--mesh")) {
-      if (!v) cli_die("--mesh needs a value");
+      if (!v) cutil_die(PROG, "--mesh needs a value");
       mesh = v, i++;
     } else if (!strcmp(a, "--scheme")) {
-      if (!v) cli_die("--scheme needs a value");
+      if (!v) cutil_die(PROG, "--scheme needs a value");
       scheme = v, i++;
     } else if (!strcmp(a, "--seed")) {
-      seed = cli_parse_long(a, v, 0, 2000000000L), i++;
+      seed = cutil_opt_long(PROG, a, v, 0, 2000000000L), i++;
     } else if (!strcmp(a, "--seeds")) {
-      seeds = cli_parse_long(a, v, 1, 100000), i++;
+      seeds = cutil_opt_long(PROG, a, v, 1, 100000), i++;
     } else if (!strcmp(a, "--iters")) {
-      iters = cli_parse_long(a, v, 0, 1000000), i++;
+      iters = cutil_opt_long(PROG, a, v, 0, 1000000), i++;
     } else if (!strcmp(a, "--load-weight")) {
-      g_load_w = cli_parse_long(a, v, 0, 100000000), i++;
+      g_load_w = cutil_opt_long(PROG, a, v, 0, 100000000), i++;
     } else if (!strcmp(a, "--effort")) {
-      effort = cli_parse_long(a, v, 1, 1000000), i++;
+      effort = cutil_opt_long(PROG, a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "-o")) {
-      if (!v) cli_die("-o needs a file name");
+      if (!v) cutil_die(PROG, "-o needs a file name");
       out = v, i++;
     } else {
-      cli_die("unknown argument '%s' (usage: nnoc_map --bench NAME | --layers N0-N1-... [--k K] "
-          "[--mesh CxR] [--scheme seq|random|nn|all] ...)", a);
+      cutil_die(PROG,
+                "unknown argument '%s' (usage: nnoc_map --bench NAME | --layers N0-N1-... [--k K] "
+                "[--mesh CxR] [--scheme seq|random|nn|all] ...)",
+                a);
     }
   }
-  if (bench && layers) cli_die("give --bench or --layers, not both");
-  if (!bench && !layers) cli_die("no network: give --bench NAME or --layers N0-N1-...");
+  if (bench && layers) cutil_die(PROG, "give --bench or --layers, not both");
+  if (!bench && !layers) cutil_die(PROG, "no network: give --bench NAME or --layers N0-N1-...");
   if (strcmp(scheme, "seq") && strcmp(scheme, "random") && strcmp(scheme, "nn") &&
       strcmp(scheme, "all"))
-    cli_die("--scheme: '%s' is not seq, random, nn or all", scheme);
+    cutil_die(PROG, "--scheme: '%s' is not seq, random, nn or all", scheme);
 
   static net_t n;
   int sizes[MAX_LAYERS + 1];
@@ -538,7 +538,7 @@ int main(int argc, char **argv) {
     for (b = 0; b < NBENCH; b++)
       if (!strcmp(bench, g_bench[b].name)) break;
     if (b == NBENCH)
-      cli_die("unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
+      cutil_die(PROG, "unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
     ns = parse_layers(g_bench[b].layers, sizes, MAX_LAYERS + 1);
     snprintf(n.name, sizeof n.name, "%s", bench);
     if (npe == 16 && k == 8) side = g_bench[b].neu;
@@ -563,7 +563,7 @@ int main(int argc, char **argv) {
       if (*end || errno) r = -1;
     }
     if (c < 1 || r < 1 || c > NNOC_MAX_ROUTERS || r > NNOC_MAX_ROUTERS || c * r > NNOC_MAX_ROUTERS)
-      cli_die("--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
+      cutil_die(PROG, "--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
     cfg.cols = (int)c;
     cfg.rows = (int)r;
   } else {
@@ -572,7 +572,7 @@ int main(int argc, char **argv) {
     cfg.cols = cfg.rows = side;
   }
   char e[200];
-  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) cli_die("%s", e);
+  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
   int nr = nnoc_routers(&cfg);
   char pes[128], rings[128], neu[160];
   join(pes, sizeof pes, n.pes, n.nl);
@@ -583,9 +583,10 @@ int main(int argc, char **argv) {
     g_load_w = (long)nr * (m > 1 ? m - 1 : 1);
   }
   if (n.nrings > nr)
-    cli_die("mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr, n.name,
-        n.nrings, rings);
-  if (cfg.cols + cfg.rows > 64) cli_die("mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
+    cutil_die(PROG, "mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr,
+              n.name, n.nrings, rings);
+  if (cfg.cols + cfg.rows > 64)
+    cutil_die(PROG, "mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
 
   snprintf(g_common, sizeof g_common, "bench=%s k=%ld npe=%ld mesh=%dx%d pes=%s rings=%s "
            "load_weight=%ld", n.name, k, npe, cfg.cols, cfg.rows, pes, rings, g_load_w);
@@ -653,6 +654,6 @@ int main(int argc, char **argv) {
   free(n.pdst);
   free(n.adj);
   free(n.adj_start);
-  if (fflush(stdout) != 0 || ferror(stdout)) cli_die("write error on stdout");
+  if (fflush(stdout) != 0 || ferror(stdout)) cutil_die(PROG, "write error on stdout");
   return 0;
 }

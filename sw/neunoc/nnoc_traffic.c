@@ -48,8 +48,8 @@
 
 #include "neunoc.h"
 
-#define CLI_PROG "nnoc_traffic"
-#include "common/cli_util.h"
+#define PROG "nnoc_traffic"
+#include "cutil.h"
 
 static const char *g_out_path = "stdout";
 
@@ -57,25 +57,10 @@ static const char *g_out_path = "stdout";
 
 /* ---------------------------------------------------------------- random numbers */
 
-typedef struct {
-  uint64_t s;
-} rng_t;
-
-static uint64_t rng_next(rng_t *r) { /* splitmix64 */
-  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static double rng_unit(rng_t *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
-static int rng_below(rng_t *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
-static int bernoulli(rng_t *r, double p) { return p > 0 && rng_unit(r) < p; }
-
-static double gauss(rng_t *r) { /* Box-Muller, one value per call */
-  double u1 = rng_unit(r), u2 = rng_unit(r);
-  if (u1 < 1e-300) u1 = 1e-300;
-  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
+/* Streams are cutil's splitmix64, seeded through cutil_rng_seed (neighbouring seeds give
+ * independent streams). */
+static int rng_below(cutil_rng_t *r, int n) { return (int)cutil_rng_below(r, (uint64_t)n); }
+static int bernoulli(cutil_rng_t *r, double p) { return p > 0 && cutil_rng_unit(r) < p; }
 
 /* ---------------------------------------------------------------- output and statistics */
 
@@ -101,9 +86,25 @@ static void emit(nnoc_pkt_t *p) {
   g_tagctr[p->src]++;
   char e[256];
   if (nnoc_pkt_check(&g_cfg, p, g_vc_depth, e, sizeof e) != 0)
-    cli_die("internal error: generated packet refused by nnoc_pkt_check: %s", e);
-  if (nnoc_traffic_write_pkt(g_out, &g_cfg, p) != 0) cli_die("%s: write error", g_out_path);
+    cutil_die(PROG, "internal error: generated packet refused by nnoc_pkt_check: %s", e);
+  if (nnoc_traffic_write_pkt(g_out, &g_cfg, p) != 0) cutil_die(PROG, "%s: write error", g_out_path);
   count(p);
+}
+
+/* Closes the output (when there is one) and prints the one-line summary on stderr:
+ * "nnoc_traffic: summary <key>=<val> k=... packed_ratio=...". */
+static void finish(const char *key, const char *val) {
+  if (g_out) {
+    int bad = ferror(g_out);
+    bad |= g_out == stdout ? fflush(g_out) != 0 : fclose(g_out) != 0;
+    if (bad) cutil_die(PROG, "%s: write error", g_out_path);
+  }
+  fprintf(stderr,
+          "%s: summary %s=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
+          "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
+          PROG, key, val, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
+          g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
+          g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
 }
 
 /* --check: reads a traffic file with the library reader, checks every packet against the
@@ -112,21 +113,22 @@ static void run_check(const char *path) {
   static nnoc_pkt_t p;
   char e[600];
   nnoc_traffic_t *t = nnoc_traffic_open(path, &g_cfg, e, sizeof e);
-  if (!t) cli_die("%s", e);
-  if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0) cli_die("%s: write error", g_out_path);
+  if (!t) cutil_die(PROG, "%s", e);
+  if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0)
+    cutil_die(PROG, "%s: write error", g_out_path);
   long long n = 0;
   int rc;
   while ((rc = nnoc_traffic_next(t, &p, e, sizeof e)) == 1) {
     n++;
     char pe[256];
     if (nnoc_pkt_check(&g_cfg, &p, g_vc_depth, pe, sizeof pe) != 0)
-      cli_die("%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
+      cutil_die(PROG, "%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
     if (g_out && nnoc_traffic_write_pkt(g_out, &g_cfg, &p) != 0)
-      cli_die("%s: write error", g_out_path);
+      cutil_die(PROG, "%s: write error", g_out_path);
     count(&p);
   }
   nnoc_traffic_close(t);
-  if (rc < 0) cli_die("%s", e);
+  if (rc < 0) cutil_die(PROG, "%s", e);
 }
 
 static void clear_dst(nnoc_pkt_t *p) {
@@ -148,7 +150,7 @@ typedef struct {
   int hot_pe;
 } synth_t;
 
-static void fill_words(rng_t *r, const synth_t *s, nnoc_pkt_t *p) {
+static void fill_words(cutil_rng_t *r, const synth_t *s, nnoc_pkt_t *p) {
   uint32_t maxw = g_cfg.data_w >= 32 ? 0xffffffffu : (1u << g_cfg.data_w) - 1u;
   double z = s->zero_frac;
   int zero = bernoulli(r, z);
@@ -159,16 +161,16 @@ static void fill_words(rng_t *r, const synth_t *s, nnoc_pkt_t *p) {
       if (zero ? bernoulli(r, leave_zero) : bernoulli(r, leave_nz)) zero = !zero;
     }
     if (z >= 1) zero = 1;
-    p->words[i] = zero ? 0 : 1u + (uint32_t)(rng_next(r) % (uint64_t)maxw);
+    p->words[i] = zero ? 0 : 1u + (uint32_t)cutil_rng_below(r, maxw);
   }
 }
 
 static void run_synth(const synth_t *s, uint64_t seed) {
   static nnoc_pkt_t p;
-  rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x5eedull};
+  cutil_rng_t r = cutil_rng_seed(seed);
   int nr = nnoc_routers(&g_cfg), k = g_cfg.k, npe = nnoc_pes(&g_cfg);
   int *pick = malloc(sizeof(int) * (size_t)nr);
-  if (!pick) cli_die("out of memory");
+  if (!pick) cutil_die(PROG, "out of memory");
   for (long t = 0; t < s->cycles; t++) {
     for (int src = 0; src < npe; src++) {
       if (!bernoulli(&r, s->rate)) continue;
@@ -232,22 +234,7 @@ static void map_err(const char *path, long line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  cli_die("%s:%ld: %s", path, line, msg);
-}
-
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-/* Splits s in place into at most max tokens; returns their number (max + 1 if more). */
-static int split(char *s, char **tok, int max) {
-  int n = 0;
-  for (;;) {
-    while (is_space(*s)) s++;
-    if (!*s) return n;
-    if (n == max) return max + 1;
-    tok[n++] = s;
-    while (*s && !is_space(*s)) s++;
-    if (*s) *s++ = '\0';
-  }
+  cutil_die(PROG, "%s:%ld: %s", path, line, msg);
 }
 
 /* Decimal fields tok[0..nt-1]; returns 0 when exactly n were there. */
@@ -267,7 +254,7 @@ static int fields(char **tok, int nt, long *v, int n) {
 
 static void read_map(const char *path, nnmap_t *m) {
   FILE *f = fopen(path, "r");
-  if (!f) cli_die("%s: cannot open: %s", path, strerror(errno));
+  if (!f) cutil_die(PROG, "%s: cannot open: %s", path, strerror(errno));
   memset(m, 0, sizeof *m);
   char buf[1024];
   long line = 0;
@@ -276,14 +263,13 @@ static void read_map(const char *path, nnmap_t *m) {
   while (fgets(buf, sizeof buf, f)) {
     line++;
     if (!strchr(buf, '\n') && !feof(f)) map_err(path, line, "line too long");
-    char *h = strchr(buf, '#');
-    if (h) *h = '\0';
-    char *tok[8];
-    int nt = split(buf, tok, 7);
+    char *tok[7];
+    int more;
+    int nt = cutil_tokenize(buf, tok, 7, &more);
     if (!nt) continue;
     char *kw = tok[0];
     char **rest = tok + 1;
-    nt = nt > 7 ? 6 : nt - 1; /* more than 6 fields: too many for any line */
+    nt = more ? 6 : nt - 1; /* more than 6 fields: too many for any line */
     long v[5];
     if (!have_hdr) {
       if (strcmp(kw, "nnoc-map") || fields(rest, nt, v, 1) || v[0] != 1)
@@ -300,7 +286,7 @@ static void read_map(const char *path, nnmap_t *m) {
         map_err(path, line, "bad network %ld %ld %ld", v[0], v[1], v[2]);
       m->k = c.k, m->cols = c.cols, m->rows = c.rows;
       used = calloc((size_t)(c.cols * c.rows), sizeof(int));
-      if (!used) cli_die("out of memory");
+      if (!used) cutil_die(PROG, "out of memory");
       have_net = 1;
     } else if (!strcmp(kw, "bench")) {
       /* informational */
@@ -327,7 +313,7 @@ static void read_map(const char *path, nnmap_t *m) {
         map_err(path, line, "more rings than the %d routers", m->cols * m->rows);
       m->router[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
       m->rpes[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
-      if (!m->router[l] || !m->rpes[l]) cli_die("out of memory");
+      if (!m->router[l] || !m->rpes[l]) cutil_die(PROG, "out of memory");
     } else if (!strcmp(kw, "ring")) {
       if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'ring <l> <j> <router> <npes>'");
       /* rings come in layer order, ring order */
@@ -350,13 +336,15 @@ static void read_map(const char *path, nnmap_t *m) {
       map_err(path, line, "unknown line '%s'", kw);
     }
   }
-  if (ferror(f)) cli_die("%s: read error", path);
+  if (ferror(f)) cutil_die(PROG, "%s: read error", path);
   fclose(f);
   free(used);
-  if (!have_hdr) cli_die("%s: empty file (no 'nnoc-map 1' header)", path);
+  if (!have_hdr) cutil_die(PROG, "%s: empty file (no 'nnoc-map 1' header)", path);
   if (!have_net || !have_npe || !have_input || m->nl < 2)
-    cli_die("%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)", path);
-  if (nring != total_rings) cli_die("%s: %d ring lines, the layers declare %d", path, nring, total_rings);
+    cutil_die(PROG, "%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)",
+              path);
+  if (nring != total_rings)
+    cutil_die(PROG, "%s: %d ring lines, the layers declare %d", path, nring, total_rings);
 }
 
 /* ---------------------------------------------------------------- NN layer traffic */
@@ -376,10 +364,10 @@ static int event_cmp(const void *a, const void *b) {
 static void run_nn(const nnmap_t *m, long images, double rate, long delay, double thr, int dense,
                    int multicast, uint64_t seed) {
   static nnoc_pkt_t p;
-  rng_t r = {seed * 0x9e3779b97f4a7c15ull + 0x1e4aull};
+  cutil_rng_t r = cutil_rng_seed(seed);
   int nev = (int)images * (m->nl - 1);
   event_t *ev = malloc(sizeof(event_t) * (size_t)nev);
-  if (!ev) cli_die("out of memory");
+  if (!ev) cutil_die(PROG, "out of memory");
   long long t = 0;
   int e = 0;
   for (long i = 0; i < images; i++) {
@@ -398,11 +386,11 @@ static void run_nn(const nnmap_t *m, long images, double rate, long delay, doubl
         int src = m->router[l][j] * k + pos;
         int nw = m->neurons[l] - q * m->npe;
         if (nw > m->npe) nw = m->npe;
-        rng_t a = {seed ^ ((uint64_t)ev[e].image << 40) ^ ((uint64_t)l << 32) ^ (uint64_t)src};
-        a.s = rng_next(&a);
+        cutil_rng_t a = cutil_rng_seed(cutil_mix64(seed) ^ ((uint64_t)ev[e].image << 40) ^
+                                       ((uint64_t)l << 32) ^ (uint64_t)src);
         uint32_t act[NNOC_MAX_WORDS];
         for (int w = 0; w < nw; w++) {
-          double z = gauss(&a);
+          double z = cutil_rng_normal(&a);
           double v = dense ? fabs(z) : z > 0 ? z : 0;
           if (v < thr) v = 0;
           double qv = floor(v / 4.0 * (double)maxq + 0.5);
@@ -451,42 +439,51 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define STR(name, var)                         \
-  if (!strcmp(a, name)) {                      \
-    if (!v) cli_die("%s needs a value", name); \
-    var = v, i++;                              \
-    continue;                                  \
+#define STR(name, var)                                 \
+  if (!strcmp(a, name)) {                              \
+    if (!v) cutil_die(PROG, "%s needs a value", name); \
+    var = v, i++;                                      \
+    continue;                                          \
   }
     STR("--pattern", pattern);
     STR("-o", out);
     STR("--map", map);
     STR("--check", check);
     if (!strcmp(a, "--len")) {
-      if (!v) cli_die("--len needs a value");
+      if (!v) cutil_die(PROG, "--len needs a value");
       len = v, i++, saw_synth = 1;
       continue;
     }
 #undef STR
-    if (!strcmp(a, "--seed")) seed = cli_parse_long(a, v, 0, 2000000000L);
-    else if (!strcmp(a, "--data-w")) g_cfg.data_w = (int)cli_parse_long(a, v, 1, 32);
-    else if (!strcmp(a, "--tag-w")) g_cfg.tag_w = (int)cli_parse_long(a, v, 1, 16);
-    else if (!strcmp(a, "--cnt-w")) g_cfg.cnt_w = (int)cli_parse_long(a, v, 1, 16);
-    else if (!strcmp(a, "--vc-depth")) g_vc_depth = (int)cli_parse_long(a, v, 2, 1 << 20);
-    else if (!strcmp(a, "--rate")) rate = cli_parse_double(a, v, 0, 1);
-    else if (!strcmp(a, "--k")) k = cli_parse_long(a, v, 1, NNOC_MAX_K), saw_synth = 1;
-    else if (!strcmp(a, "--cols")) cols = cli_parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--rows")) rows = cli_parse_long(a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--cycles")) cycles = cli_parse_long(a, v, 1, 100000000L), saw_synth = 1;
-    else if (!strcmp(a, "--mcast-frac")) mcast_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
+    if (!strcmp(a, "--seed")) seed = cutil_opt_long(PROG, a, v, 0, 2000000000L);
+    else if (!strcmp(a, "--data-w")) g_cfg.data_w = (int)cutil_opt_long(PROG, a, v, 1, 32);
+    else if (!strcmp(a, "--tag-w")) g_cfg.tag_w = (int)cutil_opt_long(PROG, a, v, 1, 16);
+    else if (!strcmp(a, "--cnt-w")) g_cfg.cnt_w = (int)cutil_opt_long(PROG, a, v, 1, 16);
+    else if (!strcmp(a, "--vc-depth")) g_vc_depth = (int)cutil_opt_long(PROG, a, v, 2, 1 << 20);
+    else if (!strcmp(a, "--rate")) rate = cutil_opt_double(PROG, a, v, 0, 1);
+    else if (!strcmp(a, "--k")) k = cutil_opt_long(PROG, a, v, 1, NNOC_MAX_K), saw_synth = 1;
+    else if (!strcmp(a, "--cols"))
+      cols = cutil_opt_long(PROG, a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--rows"))
+      rows = cutil_opt_long(PROG, a, v, 1, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--cycles"))
+      cycles = cutil_opt_long(PROG, a, v, 1, 100000000L), saw_synth = 1;
+    else if (!strcmp(a, "--mcast-frac"))
+      mcast_frac = cutil_opt_double(PROG, a, v, 0, 1), saw_synth = 1;
     else if (!strcmp(a, "--mcast-dests"))
-      mcast_dests = cli_parse_long(a, v, 2, NNOC_MAX_ROUTERS), saw_synth = 1;
-    else if (!strcmp(a, "--zero-frac")) zero_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
-    else if (!strcmp(a, "--zero-run")) zero_run = cli_parse_double(a, v, 1, 1e6), saw_synth = 1;
-    else if (!strcmp(a, "--hotspot-frac")) hot_frac = cli_parse_double(a, v, 0, 1), saw_synth = 1;
-    else if (!strcmp(a, "--hotspot")) hot_pe = cli_parse_long(a, v, 0, 1 << 20), saw_synth = 1;
-    else if (!strcmp(a, "--images")) images = cli_parse_long(a, v, 1, 1000000), saw_nn = 1;
-    else if (!strcmp(a, "--layer-delay")) delay = cli_parse_long(a, v, 0, 100000000L), saw_nn = 1;
-    else if (!strcmp(a, "--threshold")) thr = cli_parse_double(a, v, 0, 1e6), saw_nn = 1;
+      mcast_dests = cutil_opt_long(PROG, a, v, 2, NNOC_MAX_ROUTERS), saw_synth = 1;
+    else if (!strcmp(a, "--zero-frac"))
+      zero_frac = cutil_opt_double(PROG, a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--zero-run"))
+      zero_run = cutil_opt_double(PROG, a, v, 1, 1e6), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot-frac"))
+      hot_frac = cutil_opt_double(PROG, a, v, 0, 1), saw_synth = 1;
+    else if (!strcmp(a, "--hotspot"))
+      hot_pe = cutil_opt_long(PROG, a, v, 0, 1 << 20), saw_synth = 1;
+    else if (!strcmp(a, "--images")) images = cutil_opt_long(PROG, a, v, 1, 1000000), saw_nn = 1;
+    else if (!strcmp(a, "--layer-delay"))
+      delay = cutil_opt_long(PROG, a, v, 0, 100000000L), saw_nn = 1;
+    else if (!strcmp(a, "--threshold")) thr = cutil_opt_double(PROG, a, v, 0, 1e6), saw_nn = 1;
     else if (!strcmp(a, "--no-multicast")) {
       multicast = 0, saw_nn = 1;
       continue;
@@ -494,56 +491,53 @@ int main(int argc, char **argv) {
       dense = 1, saw_nn = 1;
       continue;
     } else
-      cli_die("unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
-          "[options] [-o FILE])", a);
+      cutil_die(PROG,
+                "unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
+                "[options] [-o FILE])",
+                a);
     i++;
   }
   if (check) {
     if (pattern || map || saw_synth || saw_nn)
-      cli_die("--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
+      cutil_die(PROG, "--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
     if (out) {
       g_out_path = out;
       g_out = !strcmp(out, "-") ? stdout : fopen(out, "w");
-      if (!g_out) cli_die("%s: cannot open for writing: %s", out, strerror(errno));
+      if (!g_out) cutil_die(PROG, "%s: cannot open for writing: %s", out, strerror(errno));
     }
     run_check(check);
-    if (g_out) {
-      int bad = ferror(g_out);
-      bad |= g_out == stdout ? fflush(g_out) != 0 : fclose(g_out) != 0;
-      if (bad) cli_die("%s: write error", g_out_path);
-    }
-    fprintf(stderr,
-            "%s: summary check=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
-            "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
-            CLI_PROG, check, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
-            g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
-            g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
+    finish("check", check);
     return 0;
   }
-  if (!pattern) cli_die("no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
+  if (!pattern)
+    cutil_die(PROG, "no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
   int pat;
   if (!strcmp(pattern, "uniform")) pat = 0;
   else if (!strcmp(pattern, "transpose")) pat = 1;
   else if (!strcmp(pattern, "hotspot")) pat = 2;
   else if (!strcmp(pattern, "nn")) pat = 3;
-  else cli_die("--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
+  else cutil_die(PROG, "--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
   char e[200];
   nnmap_t m;
   synth_t s = {pat, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
                hot_frac, (int)hot_pe};
   if (pat == 3) {
-    if (!map) cli_die("--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
-    if (saw_synth) cli_die("--pattern nn takes its network from the map; synthetic options refused");
-    if (rate <= 0) cli_die("--rate must be > 0 for --pattern nn (images per cycle)");
-    if (dense && thr > 0) cli_die("--dense (no zero words) and --threshold exclude each other");
+    if (!map) cutil_die(PROG, "--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
+    if (saw_synth)
+      cutil_die(PROG, "--pattern nn takes its network from the map; synthetic options refused");
+    if (rate <= 0) cutil_die(PROG, "--rate must be > 0 for --pattern nn (images per cycle)");
+    if (dense && thr > 0)
+      cutil_die(PROG, "--dense (no zero words) and --threshold exclude each other");
     read_map(map, &m);
     g_cfg.k = m.k, g_cfg.cols = m.cols, g_cfg.rows = m.rows;
-    if (m.npe > NNOC_MAX_WORDS) cli_die("neurons-per-pe above %d", NNOC_MAX_WORDS);
+    if (m.npe > NNOC_MAX_WORDS) cutil_die(PROG, "neurons-per-pe above %d", NNOC_MAX_WORDS);
   } else {
-    if (map || saw_nn) cli_die("--map, --images, --layer-delay, --threshold, --dense, --no-multicast are "
-                               "for --pattern nn");
+    if (map || saw_nn)
+      cutil_die(PROG,
+                "--map, --images, --layer-delay, --threshold, --dense, --no-multicast are "
+                "for --pattern nn");
     g_cfg.k = (int)k, g_cfg.cols = (int)cols, g_cfg.rows = (int)rows;
-    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cli_die("%s", e);
+    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
     if (len) {
       char *end;
       errno = 0;
@@ -553,42 +547,50 @@ int main(int argc, char **argv) {
         hi = (*h >= '0' && *h <= '9') ? strtol(h, &end, 10) : -1;
       }
       if (lo < 0 || hi < lo || *end || errno || hi > NNOC_MAX_WORDS)
-        cli_die("--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
+        cutil_die(PROG, "--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
       s.len_lo = (int)lo, s.len_hi = (int)hi;
     }
     int nr = nnoc_routers(&g_cfg);
-    if (pat == 1 && cols != rows) cli_die("--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
+    if (pat == 1 && cols != rows)
+      cutil_die(PROG, "--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
     if (pat == 2) {
       if (hot_pe < 0) s.hot_pe = ((rows / 2) * (int)cols + (int)cols / 2) * (int)k;
       if (s.hot_pe >= nnoc_pes(&g_cfg))
-        cli_die("--hotspot %d is not a PE of the network (0..%d)", s.hot_pe, nnoc_pes(&g_cfg) - 1);
+        cutil_die(PROG, "--hotspot %d is not a PE of the network (0..%d)", s.hot_pe,
+                  nnoc_pes(&g_cfg) - 1);
     } else if (hot_pe >= 0) {
-      cli_die("--hotspot is for --pattern hotspot");
+      cutil_die(PROG, "--hotspot is for --pattern hotspot");
     }
-    if (nnoc_pes(&g_cfg) < 2) cli_die("the network has one PE: nothing to send");
+    if (nnoc_pes(&g_cfg) < 2) cutil_die(PROG, "the network has one PE: nothing to send");
     if (mcast_frac > 0) {
       if (mcast_dests > nr - 1)
-        cli_die("--mcast-dests %ld: the mesh has only %d other routers", mcast_dests, nr - 1);
+        cutil_die(PROG, "--mcast-dests %ld: the mesh has only %d other routers", mcast_dests,
+                  nr - 1);
       if (1 + s.len_hi > g_vc_depth)
-        cli_die("multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
-            "or raise --vc-depth", s.len_hi, g_vc_depth);
+        cutil_die(
+            PROG,
+            "multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
+            "or raise --vc-depth",
+            s.len_hi, g_vc_depth);
     }
     if (zero_frac > 0 && zero_frac < 1 && zero_run * (1 - zero_frac) / zero_frac < 1)
-      cli_die("--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
-          "(need zero-frac <= run / (run + 1))", zero_frac, zero_run);
+      cutil_die(PROG,
+                "--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
+                "(need zero-frac <= run / (run + 1))",
+                zero_frac, zero_run);
   }
   int npe = nnoc_pes(&g_cfg);
-  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cli_die("%s", e);
+  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
   g_tagctr = calloc((size_t)npe, sizeof(uint32_t));
-  if (!g_tagctr) cli_die("out of memory");
+  if (!g_tagctr) cutil_die(PROG, "out of memory");
   if (!out || !strcmp(out, "-")) {
     g_out = stdout;
   } else {
     g_out_path = out;
     g_out = fopen(out, "w");
-    if (!g_out) cli_die("%s: cannot open for writing: %s", out, strerror(errno));
+    if (!g_out) cutil_die(PROG, "%s: cannot open for writing: %s", out, strerror(errno));
   }
-  if (nnoc_traffic_write_header(g_out, &g_cfg) != 0) cli_die("%s: write error", g_out_path);
+  if (nnoc_traffic_write_header(g_out, &g_cfg) != 0) cutil_die(PROG, "%s: write error", g_out_path);
   fprintf(g_out, "# nnoc_traffic");
   for (int i = 1; i < argc; i++) fprintf(g_out, " %s", argv[i]);
   fprintf(g_out, "\n");
@@ -599,15 +601,6 @@ int main(int argc, char **argv) {
     run_synth(&s, (uint64_t)seed);
   }
   free(g_tagctr);
-  int bad = ferror(g_out);
-  if (g_out != stdout) bad |= fclose(g_out) != 0;
-  else bad |= fflush(g_out) != 0;
-  if (bad) cli_die("%s: write error", g_out_path);
-  fprintf(stderr,
-          "%s: summary pattern=%s k=%d mesh=%dx%d packets=%lld multicast=%lld words=%lld "
-          "zero_words=%lld flits_unpacked=%lld flits_packed=%lld packed_ratio=%.4f\n",
-          CLI_PROG, pattern, g_cfg.k, g_cfg.cols, g_cfg.rows, g_st.pkts, g_st.mcast, g_st.words,
-          g_st.zeros, g_st.flits_unpacked, g_st.flits_packed,
-          g_st.flits_unpacked ? (double)g_st.flits_packed / (double)g_st.flits_unpacked : 1.0);
+  finish("pattern", pattern);
   return 0;
 }

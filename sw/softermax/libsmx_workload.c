@@ -6,23 +6,6 @@
 
 static const char *const names[SMX_DIST_COUNT] = {"gauss", "peaked", "heavy", "uniform", "mixed"};
 
-void smx_rng_seed(smx_rng_t *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 1; }
-
-uint64_t smx_rng_next(smx_rng_t *r) { /* splitmix64 */
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-double smx_rng_unit(smx_rng_t *r) { return (double)(smx_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
-
-double smx_rng_normal(smx_rng_t *r) {
-  double u1 = smx_rng_unit(r), u2 = smx_rng_unit(r);
-  if (u1 < 1e-300) u1 = 1e-300;
-  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
 int smx_dist_from_name(const char *name) {
   for (int i = 0; i < SMX_DIST_COUNT; i++)
     if (!strcmp(name, names[i])) return i;

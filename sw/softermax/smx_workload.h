@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "cutil.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,14 +24,14 @@ typedef enum {
   SMX_DIST_COUNT
 } smx_dist_t;
 
-typedef struct {
-  uint64_t s;
-} smx_rng_t;
+/* The project's random stream (cmodel/include/cutil.h): splitmix64, a seed run through
+ * cutil_rng_seed so that neighbouring seeds give independent streams. */
+typedef cutil_rng_t smx_rng_t;
 
-void smx_rng_seed(smx_rng_t *r, uint64_t seed);
-uint64_t smx_rng_next(smx_rng_t *r);
-double smx_rng_unit(smx_rng_t *r);   /* [0,1) */
-double smx_rng_normal(smx_rng_t *r); /* N(0,1) */
+static inline void smx_rng_seed(smx_rng_t *r, uint64_t seed) { *r = cutil_rng_seed(seed); }
+static inline uint64_t smx_rng_next(smx_rng_t *r) { return cutil_rng_next(r); }
+static inline double smx_rng_unit(smx_rng_t *r) { return cutil_rng_unit(r); }     /* [0,1) */
+static inline double smx_rng_normal(smx_rng_t *r) { return cutil_rng_normal(r); } /* N(0,1) */
 
 /* Name <-> kind ("gauss", "peaked", "heavy", "uniform", "mixed"); -1 when unknown. */
 int smx_dist_from_name(const char *name);

@@ -13,12 +13,6 @@
 #include "Vcc_cam.h"
 #include "tb_lib.h"
 
-#ifndef TB_KeyWidth
-#define TB_KeyWidth 16
-#endif
-#ifndef TB_Entries
-#define TB_Entries 8
-#endif
 
 typedef Vcc_cam Top;
 static const int kKeyWidth = TB_KeyWidth;

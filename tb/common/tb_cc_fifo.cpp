@@ -13,7 +13,7 @@
 //      one every second cycle), checked over the whole phase;
 //   4. bursty phases (long fill with a slow consumer, long drain with a slow producer) so the
 //      FIFO runs full and empty repeatedly, with clr_i, until n beats have come out.
-// Parameters come from the -G flags through -DTB_<Param> (see tb/common/common.mk).
+// Parameters come from the -G flags through -DTB_<Param> (rtl/common/block.toml).
 #ifndef TB_FIFO_TOP
 #include "Vcc_fifo.h"
 #define TB_FIFO_TOP Vcc_fifo
@@ -23,15 +23,6 @@
 
 #include <deque>
 
-#ifndef TB_Width
-#define TB_Width 8
-#endif
-#ifndef TB_Depth
-#define TB_Depth 4
-#endif
-#ifndef TB_FallThrough
-#define TB_FallThrough 0
-#endif
 
 static const int kWidth = TB_Width;
 static const unsigned kDepth = TB_Depth;

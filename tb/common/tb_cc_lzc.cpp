@@ -9,9 +9,6 @@
 #include "Vcc_lzc.h"
 #include "tb_lib.h"
 
-#ifndef TB_Width
-#define TB_Width 16
-#endif
 
 static const int kWidth = TB_Width;
 static const uint64_t kMask = kWidth >= 64 ? ~0ull : ((1ull << kWidth) - 1);

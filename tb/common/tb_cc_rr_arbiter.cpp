@@ -18,9 +18,6 @@
 #include "Vcc_rr_arbiter.h"
 #include "tb_lib.h"
 
-#ifndef TB_N
-#define TB_N 4
-#endif
 
 typedef Vcc_rr_arbiter Top;
 static const int kN = TB_N;

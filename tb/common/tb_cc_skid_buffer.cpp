@@ -14,9 +14,6 @@
 
 #include <deque>
 
-#ifndef TB_Width
-#define TB_Width 8
-#endif
 
 typedef Vcc_skid_buffer Top;
 static const int kWidth = TB_Width;

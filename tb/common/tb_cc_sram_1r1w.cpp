@@ -15,12 +15,6 @@
 
 #include <vector>
 
-#ifndef TB_Width
-#define TB_Width 8
-#endif
-#ifndef TB_Depth
-#define TB_Depth 16
-#endif
 
 static const int kWidth = TB_Width;
 static const uint32_t kDepth = TB_Depth;

@@ -70,6 +70,12 @@ struct TbScore {
   bool expect(bool ok, const char *what, uint64_t id);
   // Prints "N passed, N failed" and returns the process exit status.
   int finish(void);
+  // Counts one outcome; true for a failure that is to be printed (one of the first max_print).
+  bool tally(bool ok) {
+    if (ok) pass++;
+    else fail++;
+    return !ok && fail <= max_print;
+  }
 };
 
 // Bit-field access on Verilator ports of any width: scalar (CData..QData) or VlWide<N>.

@@ -1,5 +1,5 @@
 // tb_fp.cpp -- Verilator harness for the float units of rtl/common, one format per build
-// (FP_FMT 0 fp16, 1 bf16, 2 fp32; top fp_units_top).
+// (the format comes from the build's ExpW/ManW, TB_ExpW/TB_ManW; top fp_units_top).
 //
 // Every unit gets, in order:
 //   1. directed operands: all pairs (all triples for fma) of the format's special values --
@@ -15,8 +15,15 @@
 #include "Vfp_units_top.h"
 #include "tb_fp_units.h"
 
-#ifndef FP_FMT
+// The build's format, from the parameters the RTL was built with (rtl/common/block.toml).
+#if TB_ExpW == 5 && TB_ManW == 10
+#define FP_FMT 0
+#elif TB_ExpW == 8 && TB_ManW == 7
+#define FP_FMT 1
+#elif TB_ExpW == 8 && TB_ManW == 23
 #define FP_FMT 2
+#else
+#error "tb_fp: ExpW/ManW is none of fp16, bfloat16, fp32"
 #endif
 
 using Top = Vfp_units_top;

@@ -18,20 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "tb_mmu_env.h"
+#include "tb_nmmu_env.h"
 
-#ifndef MMU_WALKERS
-#define MMU_WALKERS 4
-#endif
-#ifndef MMU_SLOTS
-#define MMU_SLOTS 4
-#endif
-#ifndef MMU_IDW
-#define MMU_IDW 8
-#endif
-#ifndef MMU_TPREG
-#define MMU_TPREG 1
-#endif
 
 namespace {
 
@@ -52,7 +40,7 @@ struct Checker {
   void reset_ids() {
     outst.clear();
     free_ids.clear();
-    for (uint32_t i = 0; i < (1u << MMU_IDW); i++) free_ids.push_back((1u << MMU_IDW) - 1 - i);
+    for (uint32_t i = 0; i < (1u << TB_IdW); i++) free_ids.push_back((1u << TB_IdW) - 1 - i);
   }
   bool has_id() const { return !free_ids.empty(); }
   uint32_t take_id() {
@@ -164,7 +152,7 @@ int run_random(const TbArgs &a) {
   const bool do_inv = !(s = tb_plusarg("inv")) || atoi(s) != 0;
   const bool do_reset = !(s = tb_plusarg("reset")) || atoi(s) != 0;
   unsigned cfg_w = (s = tb_plusarg("walkers")) ? (unsigned)atoi(s) : 0;
-  unsigned cfg_s = (s = tb_plusarg("slots")) ? (unsigned)atoi(s) : MMU_SLOTS;
+  unsigned cfg_s = (s = tb_plusarg("slots")) ? (unsigned)atoi(s) : TB_Slots;
   unsigned cfg_t = (s = tb_plusarg("tpreg")) ? (unsigned)atoi(s) : 1;
   env.config(cfg_w, cfg_s, cfg_t);
   env.reset();
@@ -264,7 +252,7 @@ struct Dir {
     env.lat_lo = env.lat_hi = 50;
   }
   ~Dir() { nmmu_mem_free(mem); }
-  void start(unsigned w = 0, unsigned s = MMU_SLOTS, unsigned t = 1) {
+  void start(unsigned w = 0, unsigned s = TB_Slots, unsigned t = 1) {
     env.config(w, s, t);
     env.reset();
   }
@@ -331,11 +319,11 @@ int t_merge(const TbArgs &a) {
   d.pb.map4k(VA0, 0x11111000);
   d.start();
   d.batch({{VA0, false}, {VA0 + 8, true}, {VA0 + 16, false}});
-  d.sc.check("walks", 0, MMU_SLOTS >= 2 ? 1 : 3 - MMU_SLOTS, d.t()->stat_walks_o);
-  d.sc.check("merges", 0, MMU_SLOTS >= 2 ? 2 : MMU_SLOTS, d.t()->stat_merges_o);
+  d.sc.check("walks", 0, TB_Slots >= 2 ? 1 : 3 - TB_Slots, d.t()->stat_walks_o);
+  d.sc.check("merges", 0, TB_Slots >= 2 ? 2 : TB_Slots, d.t()->stat_merges_o);
   d.sc.check("answers", 0, 3, d.last.size());
   // the walker answers its own request first, then the merged ones in order
-  if (MMU_SLOTS >= 2 && d.last.size() == 3) {
+  if (TB_Slots >= 2 && d.last.size() == 3) {
     d.sc.check("pa order 0", 0, 0x11111000, d.last[0].pa);
     d.sc.check("pa order 2", 0, 0x11111010, d.last[2].pa);
   }
@@ -348,11 +336,11 @@ int t_prmb_full(const TbArgs &a) {
   d.env.lat_lo = d.env.lat_hi = 300;
   d.start();
   std::vector<std::pair<uint64_t, bool>> r;
-  for (int k = 0; k < MMU_SLOTS + 2; k++) r.push_back({VA0 + 8 * k, false});
+  for (int k = 0; k < TB_Slots + 2; k++) r.push_back({VA0 + 8 * k, false});
   d.batch(r);
-  d.sc.check("a full PRMB starts a second walk", 0, MMU_SLOTS > 0 ? 2 : MMU_SLOTS + 2,
+  d.sc.check("a full PRMB starts a second walk", 0, TB_Slots > 0 ? 2 : TB_Slots + 2,
              d.t()->stat_walks_o);
-  d.sc.check("merges", 0, MMU_SLOTS, d.t()->stat_merges_o);
+  d.sc.check("merges", 0, TB_Slots, d.t()->stat_merges_o);
   return d.sc.finish();
 }
 
@@ -360,7 +348,7 @@ int t_walkers_busy(const TbArgs &a) {
   Dir d(a, "neummu walkers busy");
   d.env.lat_lo = d.env.lat_hi = 200;
   std::vector<std::pair<uint64_t, bool>> r;
-  for (int k = 0; k <= MMU_WALKERS; k++) {
+  for (int k = 0; k <= TB_Walkers; k++) {
     d.pb.map4k(VA0 + ((uint64_t)k << 12), 0x30000000 + ((uint64_t)k << 12));
     r.push_back({VA0 + ((uint64_t)k << 12), false});
   }
@@ -369,13 +357,13 @@ int t_walkers_busy(const TbArgs &a) {
   d.start(0, 0, 0);
   uint64_t t0 = d.env.sim.cycle;
   d.batch(r);
-  d.sc.check("walks", 0, MMU_WALKERS + 1, d.t()->stat_walks_o);
+  d.sc.check("walks", 0, TB_Walkers + 1, d.t()->stat_walks_o);
   d.sc.expect(d.last.back().cycle - t0 >= 1600, "extra walk waits for a free walker",
               d.last.back().cycle - t0);
-  d.sc.expect(d.last[MMU_WALKERS - 1].cycle - t0 < 1000, "the first Walkers walks overlap",
-              d.last[MMU_WALKERS - 1].cycle - t0);
+  d.sc.expect(d.last[TB_Walkers - 1].cycle - t0 < 1000, "the first Walkers walks overlap",
+              d.last[TB_Walkers - 1].cycle - t0);
   // more requests than the lookup pipeline holds: the request port itself is held off
-  for (int k = MMU_WALKERS + 1; k < MMU_WALKERS + 8; k++) {
+  for (int k = TB_Walkers + 1; k < TB_Walkers + 8; k++) {
     d.pb.map4k(VA0 + ((uint64_t)k << 12), 0x30000000 + ((uint64_t)k << 12));
     r.push_back({VA0 + ((uint64_t)k << 12), false});
   }
@@ -398,14 +386,14 @@ int t_tpreg(const TbArgs &a) {
   const unsigned exp_reads[5] = {4, 1, 2, 3, 4};
   for (int k = 0; k < 5; k++) d.pb.map4k(pages[k], 0x40000000 + ((uint64_t)k << 12));
   for (int on = 1; on >= 0; on--) {
-    d.start(1, MMU_SLOTS, (unsigned)on);
+    d.start(1, TB_Slots, (unsigned)on);
     for (int k = 0; k < 5; k++) {
       uint32_t r0 = d.t()->stat_reads_o;
       d.sc.check("pa", k, 0x40000000 + ((uint64_t)k << 12), d.one(pages[k]));
       d.sc.check(on ? "reads with TPreg" : "reads without TPreg", k,
-                 on && MMU_TPREG ? exp_reads[k] : 4, d.t()->stat_reads_o - r0);
+                 on && TB_TpReg ? exp_reads[k] : 4, d.t()->stat_reads_o - r0);
     }
-    const bool tp = on && MMU_TPREG;
+    const bool tp = on && TB_TpReg;
     d.sc.check("tag hits L4", on, tp ? 3 : 0, d.t()->stat_tp_l4_o);
     d.sc.check("tag hits L3", on, tp ? 2 : 0, d.t()->stat_tp_l3_o);
     d.sc.check("tag hits L2", on, tp ? 1 : 0, d.t()->stat_tp_l2_o);
@@ -560,15 +548,15 @@ int t_cfg_clamp(const TbArgs &a) {
   d.pb.map4k(VA0, 0x7A000000);
   d.env.lat_lo = d.env.lat_hi = 200;
   // cfg_slots above Slots acts as Slots; cfg_walkers above Walkers acts as all walkers
-  d.start(MMU_WALKERS + 1, MMU_SLOTS + 1, 1);
+  d.start(TB_Walkers + 1, TB_Slots + 1, 1);
   std::vector<std::pair<uint64_t, bool>> r;
-  for (int k = 0; k < MMU_SLOTS + 2; k++) r.push_back({VA0 + 8 * k, false});
+  for (int k = 0; k < TB_Slots + 2; k++) r.push_back({VA0 + 8 * k, false});
   d.batch(r);
-  d.sc.check("merges (clamped to Slots)", 0, MMU_SLOTS, d.t()->stat_merges_o);
-  d.sc.check("walks", 0, MMU_SLOTS > 0 ? 2 : MMU_SLOTS + 2, d.t()->stat_walks_o);
+  d.sc.check("merges (clamped to Slots)", 0, TB_Slots, d.t()->stat_merges_o);
+  d.sc.check("walks", 0, TB_Slots > 0 ? 2 : TB_Slots + 2, d.t()->stat_walks_o);
   // cfg_walkers = 0 means every walker: Walkers distinct pages walk at once without a stall
   std::vector<std::pair<uint64_t, bool>> w;
-  for (int k = 0; k < MMU_WALKERS; k++) {
+  for (int k = 0; k < TB_Walkers; k++) {
     d.pb.map4k(VA0 + ((uint64_t)(k + 1) << 12), 0x7B000000 + ((uint64_t)k << 12));
     w.push_back({VA0 + ((uint64_t)(k + 1) << 12), false});
   }

@@ -29,7 +29,7 @@
 //     the model) in the cycle it is issued, one request per cycle; computed in plain C++
 //     without the RTL.
 //   * RTL MMU: the page-table memory answers each read after +memlat cycles (paper: 100 per
-//     level), at most one response per cycle (tb_mmu_env.h); no backpressure on the response
+//     level), at most one response per cycle (tb_nmmu_env.h); no backpressure on the response
 //     port. Fast-forward: when the DMA has nothing to issue before some cycle T (it waits for
 //     a buffer or for the layer barrier) and the MMU has been quiet for 8 cycles (no request
 //     outstanding, no page-table read in flight), the time jumps to T without ticking the RTL
@@ -63,17 +63,8 @@
 #include <vector>
 
 #include "neummu/nmmu_trace.h"
-#include "tb_mmu_env.h"
+#include "tb_nmmu_env.h"
 
-#ifndef MMU_WALKERS
-#define MMU_WALKERS 8
-#endif
-#ifndef MMU_SLOTS
-#define MMU_SLOTS 32
-#endif
-#ifndef MMU_IDW
-#define MMU_IDW 16
-#endif
 
 static const double kInf = 1e300;
 
@@ -359,17 +350,17 @@ int main(int argc, char **argv) {
                          "+slots=M +tpreg=0|1 +memlat=N +max_xfers=N]\n");
     return 2;
   }
-  const unsigned walkers = (unsigned)arg_ul("walkers", MMU_WALKERS);
-  const unsigned slots = (unsigned)arg_ul("slots", MMU_SLOTS);
+  const unsigned walkers = (unsigned)arg_ul("walkers", TB_Walkers);
+  const unsigned slots = (unsigned)arg_ul("slots", TB_Slots);
   const unsigned tpreg = (unsigned)arg_ul("tpreg", 1);
   const unsigned memlat = (unsigned)arg_ul("memlat", 100);
   const unsigned long max_xfers = arg_ul("max_xfers", 0);
   const double data_lat = (double)arg_ul("memlat_data", 100);
   const double bw = (double)arg_ul("bw", 600);
   const bool print_layers = arg_ul("layers", 0) != 0;
-  if (walkers > MMU_WALKERS || slots > MMU_SLOTS || tpreg > 1 || memlat < 1 || bw <= 0) {
+  if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0) {
     std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
-                         "tpreg 0|1; memlat >= 1; bw > 0)\n", MMU_WALKERS, MMU_SLOTS);
+                         "tpreg 0|1; memlat >= 1; bw > 0)\n", TB_Walkers, TB_Slots);
     return 2;
   }
 
@@ -381,8 +372,8 @@ int main(int argc, char **argv) {
   }
   std::printf("npu: config walkers=%u slots=%u tpreg=%u memlat=%u data_lat=%.0f bw=%.0f "
               "built=%d/%d/IdW%d workload=%s image=%s\n",
-              walkers ? walkers : MMU_WALKERS, slots, tpreg, memlat, data_lat, bw, MMU_WALKERS,
-              MMU_SLOTS, MMU_IDW, trace_path, image_path);
+              walkers ? walkers : TB_Walkers, slots, tpreg, memlat, data_lat, bw, TB_Walkers,
+              TB_Slots, TB_IdW, trace_path, image_path);
   const auto wall0 = std::chrono::steady_clock::now();
 
   // ---------------------------------------------------------------- oracle MMU
@@ -452,7 +443,7 @@ int main(int argc, char **argv) {
     uint64_t tile;
     uint64_t pa;
   };
-  const uint32_t nids = 1u << MMU_IDW;
+  const uint32_t nids = 1u << TB_IdW;
   std::vector<Inflight> inflight(nids);
   std::vector<uint32_t> free_ids;
   for (uint32_t i = nids; i-- > 0;) free_ids.push_back(i);

@@ -1,6 +1,6 @@
 // tb_neunoc.cpp -- Neu-NoC network co-simulation against the C model (cmodel/neunoc) and
-// directed tests. Build-time network: -DNOC_K -DNOC_COLS -DNOC_ROWS -DNOC_V -DNOC_DEPTH
-// -DNOC_DATAW -DNOC_TAGW -DNOC_CNTW -DNOC_PACK (the same values as the -G parameters).
+// directed tests. Build-time network: TB_K TB_Cols TB_Rows TB_V TB_Depth TB_DataW TB_TagW
+// TB_CntW TB_Pack, from the build's -G parameters (rtl/neunoc/block.toml).
 //
 //   +test=random (default)  +n packets of random traffic: every PE injects at +rate (per mille
 //                           per cycle) packets of 0..+maxlen words (multicast ones at most
@@ -32,33 +32,6 @@
 #include "neunoc.h"
 #include "tb_lib.h"
 
-#ifndef NOC_K
-#define NOC_K 4
-#endif
-#ifndef NOC_COLS
-#define NOC_COLS 2
-#endif
-#ifndef NOC_ROWS
-#define NOC_ROWS 2
-#endif
-#ifndef NOC_V
-#define NOC_V 2
-#endif
-#ifndef NOC_DEPTH
-#define NOC_DEPTH 8
-#endif
-#ifndef NOC_DATAW
-#define NOC_DATAW 16
-#endif
-#ifndef NOC_TAGW
-#define NOC_TAGW 8
-#endif
-#ifndef NOC_CNTW
-#define NOC_CNTW 4
-#endif
-#ifndef NOC_PACK
-#define NOC_PACK 1
-#endif
 
 namespace {
 
@@ -169,7 +142,7 @@ struct Env {
   // Queues p at its source and records what each destination is owed.
   long add(const nnoc_pkt_t &p) {
     char err[160];
-    if (nnoc_pkt_check(&g_cfg, &p, NOC_DEPTH, err, sizeof err) != 0) {
+    if (nnoc_pkt_check(&g_cfg, &p, TB_Depth, err, sizeof err) != 0) {
       std::fprintf(stderr, "noc: packet refused by the model: %s\n", err);
       std::exit(2);
     }
@@ -317,12 +290,12 @@ void pkt_init(nnoc_pkt_t &p, uint64_t t, int src) {
   std::memset(&p, 0, offsetof(nnoc_pkt_t, words));
   p.t = t;
   p.src = src;
-  p.tag = g_tag[src]++ & ((1u << NOC_TAGW) - 1);
+  p.tag = g_tag[src]++ & ((1u << TB_TagW) - 1);
 }
 
 void fill_words(nnoc_pkt_t &p, int n, int zero_pct) {
   p.nwords = n;
-  uint32_t mask = (NOC_DATAW >= 32) ? 0xffffffffu : ((1u << NOC_DATAW) - 1);
+  uint32_t mask = (TB_DataW >= 32) ? 0xffffffffu : ((1u << TB_DataW) - 1);
   int i = 0;
   while (i < n) {
     if (tb_chance(zero_pct)) {  // a run of zeros, sometimes longer than the PP counter
@@ -338,15 +311,15 @@ void fill_words(nnoc_pkt_t &p, int n, int zero_pct) {
 int rand_router() { return static_cast<int>(tb_rand_range(0, g_nr - 1)); }
 uint32_t rand_pe_mask() {
   uint32_t m = 0;
-  while (!m) m = tb_rand_u32() & ((NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1));
-  if (tb_chance(50)) m = 1u << tb_rand_range(0, NOC_K - 1);  // often a single PE
+  while (!m) m = tb_rand_u32() & ((TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1));
+  if (tb_chance(50)) m = 1u << tb_rand_range(0, TB_K - 1);  // often a single PE
   return m;
 }
 
 // ---------------------------------------------------------------- +test=random / +traffic
 int run_random(const TbArgs &a) {
   long rate = arg_long("rate", 30);      // per mille per PE per cycle
-  long maxlen = arg_long("maxlen", 3 * NOC_DEPTH);
+  long maxlen = arg_long("maxlen", 3 * TB_Depth);
   long mc = arg_long("mc", 30);
   long mcmax = arg_long("mcmax", g_nr);
   long zeros = arg_long("zeros", 30);
@@ -368,7 +341,7 @@ int run_random(const TbArgs &a) {
       if (multi) {
         int nd = static_cast<int>(tb_rand_range(2, static_cast<uint32_t>(std::min<long>(mcmax, g_nr))));
         while (nnoc_mask_popcount(p->dst_mesh, g_nr) < nd) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
-        fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), static_cast<int>(zeros));
+        fill_words(*p, static_cast<int>(tb_rand_range(0, TB_Depth - 1)), static_cast<int>(zeros));
       } else {
         nnoc_mask_set(p->dst_mesh, rand_router(), 1);
         fill_words(*p, static_cast<int>(tb_rand_range(0, static_cast<uint32_t>(maxlen))), static_cast<int>(zeros));
@@ -436,17 +409,17 @@ struct Directed {
   explicit Directed(const TbArgs &args, const char *name) : a(args), e(args, 5000000, name) {}
 };
 
-int pe_of(int r, int pos) { return r * NOC_K + pos; }
-int router_xy(int x, int y) { return y * NOC_COLS + x; }
+int pe_of(int r, int pos) { return r * TB_K + pos; }
+int router_xy(int x, int y) { return y * TB_Cols + x; }
 int hops(int a, int b) {
-  return std::abs(a % NOC_COLS - b % NOC_COLS) + std::abs(a / NOC_COLS - b / NOC_COLS);
+  return std::abs(a % TB_Cols - b % TB_Cols) + std::abs(a / TB_Cols - b / TB_Cols);
 }
 
 // Zero-load latency of the pipeline (docs/neunoc.md, "Latency"): head handshake at the source
 // PE to tail handshake at the destination PE, L data words, H mesh hops.
 long analytic_latency(int src_pos, int dst_pos, int h, int words) {
-  long ring_in = (NOC_K > 1) ? (NOC_K - src_pos) : 0;
-  long ring_out = (NOC_K > 1) ? (2 + dst_pos) : 1;
+  long ring_in = (TB_K > 1) ? (TB_K - src_pos) : 0;
+  long ring_out = (TB_K > 1) ? (2 + dst_pos) : 1;
   return ring_in + 1 + 3L * (h + 1) + ring_out + words;
 }
 
@@ -457,11 +430,11 @@ int run_latency(const TbArgs &a) {
   e.gap.pct = 0;
   e.sinks_ready_always = true;
   nnoc_pkt_t *p = new nnoc_pkt_t;
-  long lengths[] = {0, 1, 2, 5, 3L * NOC_DEPTH + 3};
+  long lengths[] = {0, 1, 2, 5, 3L * TB_Depth + 3};
   for (int s = 0; s < g_nr; s++) {
     for (int dr = 0; dr < g_nr; dr++) {
       for (long len : lengths) {
-        int sp = static_cast<int>(tb_rand_range(0, NOC_K - 1)), dp = static_cast<int>(tb_rand_range(0, NOC_K - 1));
+        int sp = static_cast<int>(tb_rand_range(0, TB_K - 1)), dp = static_cast<int>(tb_rand_range(0, TB_K - 1));
         pkt_init(*p, e.sim.cycle, pe_of(s, sp));
         nnoc_mask_set(p->dst_mesh, dr, 1);
         p->dst_pe = 1u << dp;
@@ -492,22 +465,22 @@ int run_multicast(const TbArgs &a) {
   Directed d(a, "neunoc multicast");
   Env &e = d.e;
   nnoc_pkt_t *p = new nnoc_pkt_t;
-  uint32_t all_pe = (NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1);
+  uint32_t all_pe = (TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1);
   for (int s = 0; s < g_np; s++) {  // broadcast from every PE
     pkt_init(*p, e.sim.cycle, s);
     for (int r = 0; r < g_nr; r++) nnoc_mask_set(p->dst_mesh, r, 1);
     p->dst_pe = all_pe;
-    fill_words(*p, NOC_DEPTH - 1, 30);
+    fill_words(*p, TB_Depth - 1, 30);
     e.add(*p);
   }
   for (int i = 0; i < 400; i++) {  // random sets that always include the source's own ring
     int s = static_cast<int>(tb_rand_range(0, g_np - 1));
     pkt_init(*p, e.sim.cycle, s);
-    nnoc_mask_set(p->dst_mesh, s / NOC_K, 1);
+    nnoc_mask_set(p->dst_mesh, s / TB_K, 1);
     for (int r = 0; r < g_nr; r++)
       if (tb_chance(40)) nnoc_mask_set(p->dst_mesh, r, 1);
     p->dst_pe = rand_pe_mask();
-    fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+    fill_words(*p, static_cast<int>(tb_rand_range(0, TB_Depth - 1)), 30);
     e.add(*p);
   }
   delete p;
@@ -528,7 +501,7 @@ int run_zeros(const TbArgs &a) {
   e.sinks_ready_always = true;
   e.gap.pct = 0;
   nnoc_pkt_t *p = new nnoc_pkt_t;
-  const int cntmax = (1 << NOC_CNTW) - 1;
+  const int cntmax = (1 << TB_CntW) - 1;
   std::vector<std::vector<uint32_t>> cases = {
       {0, 0, 0, 7, 9},                      // run at the start
       {5, 6, 0, 0, 0},                      // run before a zero tail (the tail stays a tail)
@@ -556,7 +529,7 @@ int run_zeros(const TbArgs &a) {
     for (int k = 0; k < 4; k++) e.step();
     uint32_t on_mesh = e.sim.top->stat_mesh_flits_o - mesh_before;
     e.sc.check("flits entering the mesh = model's packed length", c.size(),
-               static_cast<uint64_t>(nnoc_mesh_flits(&g_cfg, p, NOC_PACK)), on_mesh);
+               static_cast<uint64_t>(nnoc_mesh_flits(&g_cfg, p, TB_Pack)), on_mesh);
   }
   delete p;
   e.final_checks();
@@ -578,7 +551,7 @@ int run_vc_full(const TbArgs &a) {
         pkt_init(*p, e.sim.cycle, s);
         nnoc_mask_set(p->dst_mesh, dst, 1);
         p->dst_pe = 1;
-        fill_words(*p, static_cast<int>(tb_rand_range(1, 2 * NOC_DEPTH)), 20);
+        fill_words(*p, static_cast<int>(tb_rand_range(1, 2 * TB_Depth)), 20);
         e.add(*p);
       }
     }
@@ -604,23 +577,23 @@ int run_ring(const TbArgs &a) {
   e.sinks_ready_always = true;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   for (int k = 0; k < 20; k++) {
-    for (int pos = 0; pos < NOC_K; pos++) {
+    for (int pos = 0; pos < TB_K; pos++) {
       pkt_init(*p, e.sim.cycle, pe_of(0, pos));
       nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
-      p->dst_pe = (NOC_K >= 32) ? 0xffffffffu : ((1u << NOC_K) - 1);
+      p->dst_pe = (TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1);
       fill_words(*p, 4, 0);
       e.add(*p);
     }
   }
   // In-flight flits win over injection, so a ring position can only inject while nothing comes
   // from upstream: with every PE offering all the time, position 0 finishes first, then 1, ...
-  std::vector<uint64_t> t_done(NOC_K, 0);
+  std::vector<uint64_t> t_done(TB_K, 0);
   while (e.busy() && !e.sim.timed_out) {
     e.step();
-    for (int pos = 0; pos < NOC_K; pos++)
+    for (int pos = 0; pos < TB_K; pos++)
       if (!t_done[pos] && e.srcq[pe_of(0, pos)].empty()) t_done[pos] = e.sim.cycle;
   }
-  for (int pos = 1; pos < NOC_K; pos++)
+  for (int pos = 1; pos < TB_K; pos++)
     e.sc.expect(t_done[pos - 1] < t_done[pos], "ring position p finishes injecting before p+1",
                 static_cast<uint64_t>(pos));
   e.final_checks();
@@ -712,10 +685,10 @@ int run_guard(const TbArgs &a) {
     nnoc_mask_set(p->dst_mesh, 0, 1);
     nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
     p->dst_pe = 1;
-    fill_words(*p, NOC_DEPTH + 4, 0);
+    fill_words(*p, TB_Depth + 4, 0);
     fl = flits_of(*p);
     nnoc_pkt_t cut = *p;
-    cut.nwords = NOC_DEPTH - 1;
+    cut.nwords = TB_Depth - 1;
     e.add(cut);
     e.srcq[src].clear();
     errs = send_raw(fl);
@@ -726,7 +699,7 @@ int run_guard(const TbArgs &a) {
     pkt_init(*p, e.sim.cycle, static_cast<int>(tb_rand_range(0, g_np - 1)));
     nnoc_mask_set(p->dst_mesh, rand_router(), 1);
     p->dst_pe = rand_pe_mask();
-    fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+    fill_words(*p, static_cast<int>(tb_rand_range(0, TB_Depth - 1)), 30);
     e.add(*p);
   }
   bool ok = e.drain(1000000);
@@ -748,10 +721,10 @@ int run_saturate(const TbArgs &a) {
       pkt_init(*p, e.sim.cycle, s);
       if (tb_chance(40) && g_nr > 1) {
         for (int k = 0; k < 3; k++) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
-        fill_words(*p, static_cast<int>(tb_rand_range(0, NOC_DEPTH - 1)), 30);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, TB_Depth - 1)), 30);
       } else {
         nnoc_mask_set(p->dst_mesh, rand_router(), 1);
-        fill_words(*p, static_cast<int>(tb_rand_range(0, 3 * NOC_DEPTH)), 30);
+        fill_words(*p, static_cast<int>(tb_rand_range(0, 3 * TB_Depth)), 30);
       }
       p->dst_pe = rand_pe_mask();
       e.add(*p);
@@ -772,12 +745,12 @@ int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   TbArgs a;
   tb_init(argc, argv, "tb_neunoc", 20000, &a);
-  g_cfg.k = NOC_K;
-  g_cfg.cols = NOC_COLS;
-  g_cfg.rows = NOC_ROWS;
-  g_cfg.data_w = NOC_DATAW;
-  g_cfg.tag_w = NOC_TAGW;
-  g_cfg.cnt_w = NOC_CNTW;
+  g_cfg.k = TB_K;
+  g_cfg.cols = TB_Cols;
+  g_cfg.rows = TB_Rows;
+  g_cfg.data_w = TB_DataW;
+  g_cfg.tag_w = TB_TagW;
+  g_cfg.cnt_w = TB_CntW;
   char err[160];
   if (nnoc_cfg_check(&g_cfg, err, sizeof err) != 0) {
     std::fprintf(stderr, "noc: build configuration: %s\n", err);

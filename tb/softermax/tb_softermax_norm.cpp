@@ -1,14 +1,23 @@
-// tb_softermax_norm.cpp -- Verilator harness: softermax_norm at its own ports. The slice and
-// summary streams are made by the unit-level C model of the unnormed unit
-// (smx_unnormed_beat) from random rows, malformed ones included; the expected probabilities
-// come from the stream model (smx_model_*). Both input streams get independent random valid
-// gaps, the output random ready backpressure; a reset in mid-row every few thousand rows.
+// tb_softermax_norm.cpp -- Verilator harness: a normalization unit at its own ports, for both
+// number formats (tb_smx_rows.h): softermax_norm and softermax_fp16_norm. The slice and
+// summary streams are made by the unit-level C model of the unnormed unit (smx_unnormed_beat)
+// from random rows, malformed ones included; the expected probabilities come from the stream
+// model (smx_model_*). Both input streams get independent random valid gaps, the output random
+// ready backpressure; a reset in mid-row every few thousand rows.
 #include <deque>
 #include <vector>
 
-#include "Vsoftermax_norm.h"
 #include "tb_lib.h"
 #include "tb_smx_rows.h"
+#if SMX_FP16
+#include "Vsoftermax_fp16_norm.h"
+typedef Vsoftermax_fp16_norm Vtop;
+static const char kTop[] = "softermax_fp16_norm", kTb[] = "tb_softermax_fp16_norm";
+#else
+#include "Vsoftermax_norm.h"
+typedef Vsoftermax_norm Vtop;
+static const char kTop[] = "softermax_norm", kTb[] = "tb_softermax_norm";
+#endif
 
 struct Summary {
   uint32_t d;
@@ -19,14 +28,13 @@ struct Summary {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_softermax_norm", 50000, &a);
-  std::printf("config: Vec=%d MaxLen=%d SumFrac=%d\n", kVec, kMaxLen, kSumFrac);
-  TbSim<Vsoftermax_norm> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
-  Vsoftermax_norm *t = sim.top;
-  TbScore score("softermax_norm");
+  tb_init(argc, argv, kTb, 50000, &a);
+  smx_tb_print_config();
+  TbSim<Vtop> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
+  Vtop *t = sim.top;
+  TbScore score(kTop);
   TbStall slc_gap(a.gap_pct), sum_gap(a.gap_pct), stall(a.stall_pct);
-  smx_cfg_t cfg;
-  cfg = smx_tb_cfg();
+  smx_cfg_t cfg = smx_tb_cfg();
   smx_unnormed_row_t row;
   smx_unnormed_row_init(&row);
   smx_model_t *model = smx_model_new(&cfg);
@@ -90,7 +98,7 @@ int main(int argc, char **argv) {
     t->sum_valid_i = sum_on;
     if (slc_on) {
       const smx_slice_t &s = slcq.front();
-      for (int j = 0; j < kVec; j++) tb_set_bits(t->slc_u_i, j * 16, 16, s.u[j]);
+      for (int j = 0; j < kVec; j++) tb_set_bits(t->SMX_SLC_U, j * kUWidth, kUWidth, s.u[j]);
       t->slc_m_i = static_cast<uint32_t>(s.m) & kMMask;
       t->slc_cnt_i = static_cast<uint32_t>(s.cnt);
     }
@@ -118,7 +126,8 @@ int main(int argc, char **argv) {
         expq.pop_front();
         bool ok = t->out_cnt_o == static_cast<uint32_t>(e.cnt) && t->out_last_o == e.last &&
                   t->out_err_o == e.err;
-        for (int j = 0; j < kVec; j++) ok = ok && tb_get_bits(t->out_y_o, j * 8, 8) == e.y[j];
+        for (int j = 0; j < kVec; j++)
+          ok = ok && tb_get_bits(t->out_y_o, j * kOutWidth, kOutWidth) == e.y[j];
         score.expect(ok, "output beat differs from the model", k);
       }
     }

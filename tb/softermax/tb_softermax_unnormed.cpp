@@ -1,26 +1,35 @@
-// tb_softermax_unnormed.cpp -- Verilator harness: softermax_unnormed at its own ports against
-// smx_unnormed_beat() (the unit-level C model). Every output slice is compared field by field
-// (u per lane, m, cnt, last, store, and on the last slice d, nslices, err), under random valid
-// gaps and ready backpressure, over +n rows of random length and distribution including
-// malformed beats (cnt 0, cnt > Vec, short beats before the last, rows over MaxLen), with a
-// reset in mid-row every few thousand rows.
+// tb_softermax_unnormed.cpp -- Verilator harness: an unnormed unit at its own ports against
+// smx_unnormed_beat() (the unit-level C model), for both number formats (tb_smx_rows.h):
+// softermax_unnormed (u = 2^(x - m), Q(1,15)) and softermax_fp16_unnormed (e = exp(x - m),
+// fp16). Every output slice is compared field by field (u or e per lane, m, cnt, last, store,
+// d after every slice, and on the last slice nslices, err), under random valid gaps and ready
+// backpressure, over +n rows of random length and distribution (fp16: special values
+// included) with malformed beats (cnt 0, cnt > Vec, short beats before the last, rows over
+// MaxLen), and a reset in mid-row every few thousand rows.
 #include <deque>
 #include <vector>
 
-#include "Vsoftermax_unnormed.h"
 #include "tb_lib.h"
 #include "tb_smx_rows.h"
+#if SMX_FP16
+#include "Vsoftermax_fp16_unnormed.h"
+typedef Vsoftermax_fp16_unnormed Vtop;
+static const char kTop[] = "softermax_fp16_unnormed", kTb[] = "tb_softermax_fp16_unnormed";
+#else
+#include "Vsoftermax_unnormed.h"
+typedef Vsoftermax_unnormed Vtop;
+static const char kTop[] = "softermax_unnormed", kTb[] = "tb_softermax_unnormed";
+#endif
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_softermax_unnormed", 50000, &a);
-  std::printf("config: Vec=%d MaxLen=%d SumFrac=%d\n", kVec, kMaxLen, kSumFrac);
-  TbSim<Vsoftermax_unnormed> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
-  Vsoftermax_unnormed *t = sim.top;
-  TbScore score("softermax_unnormed");
+  tb_init(argc, argv, kTb, 50000, &a);
+  smx_tb_print_config();
+  TbSim<Vtop> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
+  Vtop *t = sim.top;
+  TbScore score(kTop);
   TbStall gap(a.gap_pct), stall(a.stall_pct);
-  smx_cfg_t cfg;
-  cfg = smx_tb_cfg();
+  smx_cfg_t cfg = smx_tb_cfg();
   smx_unnormed_row_t row;
   smx_unnormed_row_init(&row);
   smx_rng_t r;
@@ -71,8 +80,10 @@ int main(int argc, char **argv) {
     t->out_ready_i = !stall.next();
     t->eval();
     if (offered && t->in_ready_o) {
+      smx_in_beat_t b = cur;
+      b.cnt = static_cast<int>(cur.cnt & ((1 << kCntW) - 1));  // what the wires carry
       smx_slice_t s;
-      smx_unnormed_beat(&cfg, &row, &cur, &s);
+      smx_unnormed_beat(&cfg, &row, &b, &s);
       expq.push_back(s);
       offered = false;
     }
@@ -85,8 +96,9 @@ int main(int argc, char **argv) {
       smx_slice_t e = expq.front();
       expq.pop_front();
       bool u_ok = true;
-      for (int j = 0; j < kVec; j++) u_ok = u_ok && tb_get_bits(t->out_u_o, j * 16, 16) == e.u[j];
-      score.expect(u_ok, "u lanes", k);
+      for (int j = 0; j < kVec; j++)
+        u_ok = u_ok && tb_get_bits(t->SMX_OUT_U, j * kUWidth, kUWidth) == e.u[j];
+      score.expect(u_ok, SMX_FP16 ? "e lanes" : "u lanes", k);
       score.check("m", k, static_cast<uint32_t>(e.m) & kMMask, t->out_m_o);
       score.check("cnt", k, static_cast<uint32_t>(e.cnt), t->out_cnt_o);
       score.check("last", k, static_cast<uint32_t>(e.last), t->out_last_o);

@@ -1,0 +1,754 @@
+#!/usr/bin/env python3
+"""make bench-neummu: measures the NeuMMU figures of the brief (docs/results/neummu.md) on the RTL
+and writes docs/results/neummu.md and $BUILD/bench/neummu.tsv (figure<TAB>paper<TAB>ours<TAB>unit).
+
+Workloads: DMA traces of CNN-1/2/3 and RNN-1/2/3 at batch 1/4/8 (4 KB and 2 MB pages) and the
+NCF/DLRM embedding gathers (sw/neummu/nmmu_trace; RNNs cut to their first timesteps, RNN_STEPS),
+page tables from sw/neummu/nmmu_ptgen, run through the NPU performance model
+(tb/neummu/tb_neummu_npu.cpp) on the neummu_npu8 / neummu_npu128 builds:
+
+  baseline IOMMU        npu8   8 walkers,  0 slots, TPreg off
+  PRMB sweep            npu8   8 walkers,  1..32 slots, TPreg off
+  walker sweep          npu128 16..128 walkers, 32 slots, TPreg off (8 walkers = the PRMB-32 run)
+  NeuMMU                npu128 128 walkers, 32 slots, TPreg on
+  2 MB pages            baseline and NeuMMU on the dense traces built with --page 2m
+
+Environment: BUILD (default build); JOBS (parallel runs, default 2); NEUMMU_REUSE=1 reuses the
+runs recorded in $BUILD/bench/neummu/runs.json whose command is unchanged (to rewrite the doc
+without simulating again); NEUMMU_QUICK=1 runs batch 1 only with a cap on transactions (a
+smoke run of the script itself, not a measurement).
+"""
+import concurrent.futures as cf
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import results  # noqa: E402  (harness output, area.tsv)
+BUILD = os.environ.get("BUILD", "build")
+JOBS = int(os.environ.get("JOBS", "2"))
+QUICK = os.environ.get("NEUMMU_QUICK") == "1"
+REUSE = os.environ.get("NEUMMU_REUSE") == "1"
+os.chdir(ROOT)
+WORK = os.path.join(BUILD, "bench", "neummu")
+
+DENSE = ["cnn1", "cnn2", "cnn3", "rnn1", "rnn2", "rnn3"]
+SPARSE = ["ncf", "dlrm"]
+BATCHES = [1] if QUICK else [1, 4, 8]
+SPARSE_BATCHES = [1] if QUICK else [1, 4, 8, 64]
+LABEL = {"cnn1": "CNN-1", "cnn2": "CNN-2", "cnn3": "CNN-3", "rnn1": "RNN-1", "rnn2": "RNN-2",
+         "rnn3": "RNN-3", "ncf": "NCF", "dlrm": "DLRM"}
+# Sampling (docs/results/neummu.md, "Sampling"), chosen so the whole bench takes about 20 minutes
+# on 2 idle cores (measured). CNNs and gathers: whole traces (every tile of every layer). RNNs:
+# whole traces cut after the first N timesteps (each step is one layer of identical shape on the
+# shared W), each kept step weighted by steps / N.
+SAMPLING = {"cnn1": 0, "cnn2": 0, "cnn3": 0, "ncf": 0, "dlrm": 0}
+RNN_STEPS = {"rnn1": 8, "rnn2": 8, "rnn3": 4}
+SLOTS = [1, 2, 4, 8, 16, 32]
+WALKERS = [8, 16, 32, 64, 128]
+NPU8 = os.path.join(BUILD, "tb", "neummu_npu8", "neummu_npu8")
+NPU128 = os.path.join(BUILD, "tb", "neummu_npu128", "neummu_npu128")
+MEMLAT = 100
+MAX_XFERS = 20000 if QUICK else 0
+
+
+def sh(cmd):
+    p = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode(errors="replace")
+    if p.returncode:
+        sys.exit("bench-neummu: '%s' failed:\n%s" % (cmd, out[-3000:]))
+    return out
+
+
+# ---------------------------------------------------------------- workloads
+def wl_name(net, batch, page):
+    return "%s_b%d_%s" % (net, batch, page)
+
+
+def cut_steps(src, dst, keep):
+    """Copies trace src to dst up to (not including) its (keep+1)-th layer line and multiplies
+    every kept layer's scale by layers / keep: the kept timesteps stand for all of them."""
+    total = int(sh("grep -c '^layer ' %s" % src).strip())
+    keep = min(keep, total)
+    seen = 0
+    with open(src) as f, open(dst, "w") as g:
+        g.write("# %s: first %d of %d layers, each scaled by %d/%d (bench_neummu.py)\n"
+                % (os.path.basename(src), keep, total, total, keep))
+        for line in f:
+            if line.startswith("layer "):
+                seen += 1
+                if seen > keep:
+                    break
+                _, lname, scale = line.split()
+                line = "layer %s %.9g\n" % (lname, float(scale) * total / keep)
+            g.write(line)
+
+
+def make_workloads():
+    """Writes every trace and image; returns {name: (trace, image, net, batch, page, summary)}."""
+    os.makedirs(WORK, exist_ok=True)
+    todo = [(n, b, "4k") for n in DENSE for b in BATCHES]
+    todo += [(n, b, "4k") for n in SPARSE for b in SPARSE_BATCHES]
+    todo += [(n, b, "2m") for n in DENSE for b in BATCHES]
+    wls = {}
+
+    def one(t):
+        net, batch, page = t
+        name = wl_name(net, batch, page)
+        tr = os.path.join(WORK, name + ".trace")
+        img = os.path.join(WORK, name + ".img")
+        steps = RNN_STEPS.get(net)
+        full = tr + ".full" if steps else tr
+        out = sh("%s/sw/neummu/nmmu_trace --net %s --batch %d --page %s --tiles-per-layer %d -o %s"
+                 % (BUILD, net, batch, page, SAMPLING.get(net, 0), full))
+        if steps:
+            cut_steps(full, tr, steps)
+            os.remove(full)
+        sh("%s/sw/neummu/nmmu_ptgen %s %s" % (BUILD, tr, img))
+        return name, (tr, img, net, batch, page, out.strip().splitlines()[-1])
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for name, w in ex.map(one, todo):
+            wls[name] = w
+    return wls
+
+
+# ---------------------------------------------------------------- runs
+SUMMARY = re.compile(r"^npu: (cycles=.*)$", re.M)
+
+
+def parse(out):
+    m = SUMMARY.search(out)
+    if not m or not results.clean_pass(out):
+        return None
+    r = {k: float(v) for k, v in results.fields(m.group(1), numbers=False).items()}
+    # +layers=1: per-layer [name, scale, cycles, oracle cycles]
+    r["layer_list"] = [[g[0], float(g[1]), float(g[2]), float(g[3])] for g in re.findall(
+        r"^npu: layer (\S+) scale=(\S+) xfers=\d+ cycles=(\S+) oracle=(\S+)", out, re.M)]
+    return r
+
+
+def run_jobs(jobs):
+    """jobs: {key: cmd}. Runs them JOBS at a time (longest expected first); returns {key: result}."""
+    cache_path = os.path.join(WORK, "runs.json")
+    cache = {}
+    if os.path.exists(cache_path):
+        with open(cache_path) as f:
+            cache = json.load(f)
+    res, todo = {}, []
+    for k, cmd in jobs.items():
+        c = cache.get(k)
+        if REUSE and c and c.get("cmd") == cmd:
+            res[k] = dict(c, reused=True)
+        else:
+            todo.append(k)
+    # Longest first: the previous run's wall time where known, else a guess by configuration.
+    def guess(k):
+        c = cache.get(k)
+        if c and "wall_run" in c:
+            return c["wall_run"]
+        return 100 if ("base" in k or "prmb1" in k or "walk16" in k) else 10
+    todo.sort(key=guess, reverse=True)
+    t0 = time.time()
+    done = [0]
+
+    def one(k):
+        s = time.time()
+        p = subprocess.run(jobs[k], shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode(errors="replace")
+        r = parse(out)
+        if p.returncode or r is None:
+            log = os.path.join(WORK, k + ".log")
+            with open(log, "w") as f:
+                f.write("$ " + jobs[k] + "\n" + out)
+            sys.exit("bench-neummu: run %s failed (log %s):\n%s" % (k, log, out[-2000:]))
+        r["cmd"] = jobs[k]
+        r["wall_run"] = time.time() - s
+        return k, r
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for k, r in ex.map(one, todo):
+            res[k] = r
+            cache[k] = r
+            done[0] += 1
+            print("  [%3d/%d %5.0fs] %-28s perf %.4f  (%.0fs)" % (
+                done[0], len(todo), time.time() - t0, k, r["perf"], r["wall_run"]), flush=True)
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=1, sort_keys=True)
+    return res
+
+
+def cmd(binary, wl, walkers, slots, tpreg):
+    tr, img = wl[0], wl[1]
+    c = "%s +workload=%s +image=%s +walkers=%d +slots=%d +tpreg=%d +memlat=%d" % (
+        binary, tr, img, walkers, slots, tpreg, MEMLAT)
+    if MAX_XFERS:
+        c += " +max_xfers=%d" % MAX_XFERS
+    return c
+
+
+def plan(wls):
+    jobs = {}
+    for name, wl in wls.items():
+        net, page = wl[2], wl[4]
+        jobs[name + ":base"] = cmd(NPU8, wl, 8, 0, 0)
+        jobs[name + ":neummu"] = cmd(NPU128, wl, 128, 32, 1) + " +layers=1"
+        if page == "2m" or net in SPARSE:
+            continue
+        for s in SLOTS:
+            jobs[name + ":prmb%d" % s] = cmd(NPU8, wl, 8, s, 0)
+        for w in WALKERS[1:]:
+            jobs[name + ":walk%d" % w] = cmd(NPU128, wl, w, 32, 0)
+    return jobs
+
+
+# ---------------------------------------------------------------- storage and area
+def storage(idw=16, walkers=128, slots=32):
+    prmb_bits = idw + 13                 # {id, write, page offset} per PRMB entry
+    tpreg_bits = 27 + 3 * 40 + 3 * 2 + 3  # L4/L3/L2 indices, 3 table frames, 3 x {W,U}, 3 valid
+    pts_bits = 36 + 1                    # VPN + valid
+    return {
+        "prmb_slot_bits": prmb_bits, "tpreg_bits": tpreg_bits, "pts_bits": pts_bits,
+        "prmb_total": walkers * slots * prmb_bits / 8,
+        "prmb_total_own": walkers * (slots + 1) * prmb_bits / 8,
+        "tpreg_total": walkers * tpreg_bits / 8, "pts_total": walkers * pts_bits / 8,
+    }
+
+
+def area():
+    return {n: r for n, r in results.read_area().items() if n.startswith("neummu_") and r.get("cells")}
+
+
+def partial_area(ar):
+    """Configurations absent from area.tsv whose generic (and ECP5) Yosys runs did finish:
+    run_synth.py writes a row only when every flow passes, and the 128-walker configuration's
+    iCE40 run does not finish in its 900 s limit. Their per-flow JSON statistics are still
+    measurements; read them so the table says what was measured and what was not."""
+    out = {}
+    for n in ("neummu_paper_tlb64", "neummu_iommu", "neummu_paper"):
+        if n in ar:
+            continue
+        row = {}
+        for flow in ("generic", "ecp5", "ice40"):
+            path = os.path.join(BUILD, "synth", "%s.%s.json" % (n, flow))
+            if not os.path.exists(path):
+                continue
+            try:
+                with open(path) as f:
+                    d = json.load(f)["design"]
+            except (ValueError, KeyError, OSError):
+                continue
+            by = d.get("num_cells_by_type", {})
+            if flow == "generic":
+                row["cells"] = d.get("num_cells")
+            elif flow == "ecp5":
+                row["ecp5_lut"], row["ecp5_ff"] = by.get("LUT4", 0), by.get("TRELLIS_FF", 0)
+            else:
+                row["lut"], row["ff"] = by.get("SB_LUT4", 0), sum(v for k, v in by.items() if k.startswith("SB_DFF"))
+        if row:
+            out[n] = row
+    return out
+
+
+VU9P_LUT, VU9P_FF = 1182240, 2364480   # XCVU9P (the VCU1525's FPGA): CLB LUTs and flip-flops
+
+
+def area_note(ar, part=None):
+    """What the synthesized configurations say about NeuMMU's added cost."""
+    part = part or {}
+    want = [n for n in ("neummu_small", "neummu_iommu_tlb64", "neummu_prmb_tlb64",
+                        "neummu_paper_tlb64", "neummu_iommu", "neummu_paper")
+            if n not in ar and n not in part]
+    txt = []
+    b, pp = ar.get("neummu_iommu_tlb64"), part.get("neummu_paper_tlb64")
+    if b and pp and "ecp5_lut" in pp and b.get("ecp5_lut"):
+        dl, df = int(pp["ecp5_lut"]) - int(b["ecp5_lut"]), int(pp["ecp5_ff"]) - int(b["ecp5_ff"])
+        txt.append("NeuMMU's walker side on ECP5 (`neummu_paper_tlb64` - `neummu_iommu_tlb64`, same "
+                   "64-entry TLB) adds %d LUT4 and %d FF, %.2f%% of the LUTs and %.2f%% of the "
+                   "flip-flops of the VCU1525's XCVU9P (LUT4 counted as LUTs; the paper: under 0.01%% "
+                   "of its resources, from a CACTI estimate of 34.75 KB of SRAM). This flow keeps the "
+                   "128 x 33 PRMB entries, the TPregs and the 128-way PTS compare in logic and "
+                   "flip-flops rather than SRAM macros." % (
+                       dl, df, 100.0 * dl / VU9P_LUT, 100.0 * df / VU9P_FF))
+    b, p8, p128 = ar.get("neummu_iommu_tlb64"), ar.get("neummu_prmb_tlb64"), ar.get("neummu_paper_tlb64")
+    if b and p8:
+        txt.append("32 merge slots on 8 walkers (`neummu_prmb_tlb64` - `neummu_iommu_tlb64`) add "
+                   "%d generic cells, %d iCE40 LUT4 and %d FF." % (
+                       int(p8["cells"]) - int(b["cells"]), int(p8["lut"]) - int(b["lut"]),
+                       int(p8["ff"]) - int(b["ff"])))
+    if b and p128:
+        dl, df = int(p128["lut"]) - int(b["lut"]), int(p128["ff"]) - int(b["ff"])
+        txt.append("NeuMMU's walker side (`neummu_paper_tlb64` - `neummu_iommu_tlb64`, same TLB) adds "
+                   "%d LUT4 and %d FF, %.2f%% of the LUTs and %.2f%% of the flip-flops of the "
+                   "VCU1525's XCVU9P (LUT4 counted as LUTs; the paper: under 0.01%% of its resources). "
+                   "Most of it is the 128 x 33 PRMB entries and the per-walker state, which this flow "
+                   "keeps in flip-flops, and the 128-way PTS compare." % (
+                       dl, df, 100.0 * dl / VU9P_LUT, 100.0 * df / VU9P_FF))
+    if want:
+        txt.append("Not synthesized (not attempted): %s. Their 2048-entry TLB is an inferred memory "
+                   "that the generic and iCE40 flows, which have no SRAM macros, would expand into "
+                   "flip-flops and a wide read mux, and the 128-walker configuration alone already "
+                   "took 14 minutes (generic) and 17 minutes (ECP5). The larger TLB adds only storage "
+                   "over the 64-entry configurations above (per entry: tag, frame, W/U bits)." %
+                   ", ".join("`%s`" % n for n in want))
+    return " ".join(txt) + "\n"
+
+
+# ---------------------------------------------------------------- report
+def mean(xs):
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def pct(x):
+    return "%.2f%%" % (100 * x)
+
+
+def main():
+    for b in (NPU8, NPU128, "%s/sw/neummu/nmmu_trace" % BUILD, "%s/sw/neummu/nmmu_ptgen" % BUILD):
+        if not os.path.exists(b):
+            sys.exit("bench-neummu: %s missing (run make build-tests)" % b)
+    t_start = time.time()
+    print("bench-neummu: writing traces and page tables to %s" % WORK, flush=True)
+    wls = make_workloads()
+    jobs = plan(wls)
+    print("bench-neummu: %d runs, %d at a time" % (len(jobs), JOBS), flush=True)
+    R = run_jobs(jobs)
+    wall = time.time() - t_start
+    ct = os.times()
+    cpu = ct.children_user + ct.children_system
+    meta_path = os.path.join(WORK, "meta.json")
+    if all(r.get("reused") for r in R.values()) and os.path.exists(meta_path):
+        with open(meta_path) as f:       # NEUMMU_REUSE with nothing rerun: the measured run's time
+            wall, cpu = json.load(f)
+    else:
+        with open(meta_path, "w") as f:
+            json.dump([wall, cpu], f)
+
+    dense = [wl_name(n, b, "4k") for n in DENSE for b in BATCHES]
+    dense2m = [wl_name(n, b, "2m") for n in DENSE for b in BATCHES]
+    sparse = [wl_name(n, b, "4k") for n in SPARSE for b in SPARSE_BATCHES]
+
+    def perf(w, c):
+        return R[w + ":" + c]["perf"]
+
+    def avg(c, ws=None):
+        return mean(perf(w, c) for w in (ws or dense))
+
+    base = avg("base")
+    prmb = {s: avg("prmb%d" % s) for s in SLOTS}
+    walk = {w: (prmb[32] if w == 8 else avg("walk%d" % w)) for w in WALKERS}
+    neu = avg("neummu")
+
+    def ratio(w, a, b, key):
+        x, y = R[w + ":" + a][key], R[w + ":" + b][key]
+        return x / y if y else float("nan")
+    reads_ratio = mean(ratio(w, "base", "neummu", "reads") for w in dense)
+    reads_ratio_tot = (sum(R[w + ":base"]["reads"] for w in dense) /
+                       sum(R[w + ":neummu"]["reads"] for w in dense))
+    tp_ratio = mean(ratio(w, "walk128", "neummu", "reads") for w in dense)
+    tp_ratio_tot = (sum(R[w + ":walk128"]["reads"] for w in dense) /
+                    sum(R[w + ":neummu"]["reads"] for w in dense))
+    tp = {lv: mean(R[w + ":neummu"]["tp_" + lv] / R[w + ":neummu"]["walks"] for w in dense
+                   if R[w + ":neummu"]["walks"]) for lv in ("l4", "l3", "l2")}
+    base2m = avg("base", dense2m)
+    neu2m = avg("neummu", dense2m)
+    worst2m = min(perf(w, "base") for w in dense2m)
+    sp_base = avg("base", sparse)
+    sp_neu = avg("neummu", sparse)
+    st = storage()
+    ar = area()
+
+    def pick(ws, c, key="perf", f=min):
+        w = f(ws, key=lambda w: R[w + ":" + c][key])
+        return w, R[w + ":" + c][key]
+    cnn23 = [w for w in dense if w.startswith(("cnn2", "cnn3"))]
+    other = [w for w in dense if w not in cnn23]
+    nw, nperf = pick(dense, "neummu")
+    w2m, _ = pick(dense2m, "base")
+    V = {"base": base, "prmb32": prmb[32], "neu": neu, "neu_worst": nperf, "neu_worst_wl": nw,
+         "neu_worst_stalls": R[nw + ":neummu"]["stalls"],
+         "prmb_cnn23_lo": pick(cnn23, "prmb32")[1], "prmb_cnn23_hi": pick(cnn23, "prmb32", f=max)[1],
+         "prmb_other_lo": pick(other, "prmb32")[1], "prmb_other_hi": pick(other, "prmb32", f=max)[1],
+         "reads_ratio": reads_ratio, "tp_ratio": tp_ratio, "base2m": base2m, "worst2m": worst2m,
+         "worst2m_wl": w2m, "neu2m": neu2m, "sp_base": sp_base, "sp_neu": sp_neu,
+         "prmb_slot_bytes": st["prmb_slot_bits"] / 8, "prmb_total": st["prmb_total"]}
+    c2 = R.get(wl_name("cnn2", 1, "4k") + ":neummu")
+    V["prmb_sat"] = all(perf(w, "prmb8") == perf(w, "prmb16") == perf(w, "prmb32") for w in dense)
+    V.update(cnn2_layers=int(c2["layers"]), cnn2_layer_cycles=int(c2["oracle"] / c2["layers"]),
+             cnn2_neu=c2["perf"])
+    rl = [o / c for _, _, c, o in R[wl_name("rnn1", 1, "4k") + ":neummu"]["layer_list"]]
+    rest = rl[1:] or rl[:1]
+    V.update(rnn1_step0=rl[0], rnn1_rest_lo=min(rest), rnn1_rest_hi=max(rest))
+    r3 = R[wl_name("rnn3", 1, "4k") + ":neummu"]
+    V.update(rnn3_walks=int(r3["walks"]), rnn3_xfers=int(r3["xfers"]))
+    V.update(cnn1_2m_neu_walks=int(R[wl_name("cnn1", 1, "2m") + ":neummu"]["walks"]),
+             cnn1_2m_base_walks=int(R[wl_name("cnn1", 1, "2m") + ":base"]["walks"]))
+    dl = R[sparse[-1] + ":neummu"]
+    V.update(dlrm64_walks=int(dl["walks"]), dlrm64_xfers=int(dl["xfers"]), dlrm_wl=sparse[-1])
+
+    def cell(w, c):
+        return "%.4f" % perf(w, c)
+
+    # ------------------------------------------------ TSV
+    tsv = []
+    tsv.append(("baseline IOMMU, 4 KB pages, normalized performance (avg, Fig. 8)", "~5%", pct(base), "of oracle"))
+    for s in SLOTS:
+        tsv.append(("PRMB %d slots, 8 walkers, normalized performance (avg, Fig. 10)" % s,
+                    "11% at 32" if s == 32 else "-", pct(prmb[s]), "of oracle"))
+    for w in WALKERS:
+        tsv.append(("%d walkers, 32 slots, normalized performance (avg, Fig. 11)" % w,
+                    {8: "11%", 128: "99%"}.get(w, "-"), pct(walk[w]), "of oracle"))
+    tsv.append(("NeuMMU 128/32/TPreg overhead vs oracle (avg)", "0.06%", pct(1 - neu), "overhead"))
+    tsv.append(("NeuMMU 128/32/TPreg normalized performance (avg)", "99.94%", pct(neu), "of oracle"))
+    tsv.append(("page-table reads, baseline IOMMU / NeuMMU (avg of per-workload ratios)", "18.8x",
+                "%.2fx" % reads_ratio, "ratio"))
+    tsv.append(("page-table reads, baseline IOMMU / NeuMMU (ratio of totals)", "18.8x",
+                "%.2fx" % reads_ratio_tot, "ratio"))
+    tsv.append(("TPreg walk-read reduction, NeuMMU TPreg off / on (avg of ratios)", ">2.5x",
+                "%.2fx" % tp_ratio, "ratio"))
+    tsv.append(("TPreg walk-read reduction, NeuMMU TPreg off / on (ratio of totals)", ">2.5x",
+                "%.2fx" % tp_ratio_tot, "ratio"))
+    for lv, p in (("l4", "99.5%"), ("l3", "99.5%"), ("l2", "63.1%")):
+        tsv.append(("TPreg %s tag hit rate (avg, Fig. 13)" % lv.upper(), p, pct(tp[lv]), "of walks"))
+    tsv.append(("2 MB pages, baseline IOMMU overhead (avg, Sec. 6.1)", "4%", pct(1 - base2m), "overhead"))
+    tsv.append(("2 MB pages, baseline IOMMU overhead (worst, Sec. 6.1)", "10%", pct(1 - worst2m), "overhead"))
+    tsv.append(("2 MB pages, NeuMMU overhead (avg, Sec. 6.1)", "~0%", pct(1 - neu2m), "overhead"))
+    tsv.append(("embedding gathers NCF/DLRM, baseline IOMMU (avg)", "17% (Fig. 16, demand paging)", pct(sp_base), "of oracle"))
+    tsv.append(("embedding gathers NCF/DLRM, NeuMMU (avg)", "96% (Fig. 16, demand paging)", pct(sp_neu), "of oracle"))
+    tsv.append(("storage: PRMB per slot", "8 B", "%.3f B (%d bits)" % (st["prmb_slot_bits"] / 8, st["prmb_slot_bits"]), "bytes"))
+    tsv.append(("storage: TPreg per walker", "16 B", "%.1f B (%d bits)" % (st["tpreg_bits"] / 8, st["tpreg_bits"]), "bytes"))
+    tsv.append(("storage: PTS per entry", "6 B", "%.3f B (%d bits)" % (st["pts_bits"] / 8, st["pts_bits"]), "bytes"))
+    tsv.append(("storage: PRMB at 128 walkers x 32 slots", "32 KB", "%.2f KB" % (st["prmb_total"] / 1024), "KB"))
+    tsv.append(("storage: TPreg at 128 walkers", "2 KB", "%.2f KB" % (st["tpreg_total"] / 1024), "KB"))
+    tsv.append(("storage: PTS at 128 entries", "768 B", "%.0f B" % st["pts_total"], "bytes"))
+    tsv.append(("storage: PRMB + TPreg + PTS at 128/32", "34.75 KB",
+                "%.2f KB" % ((st["prmb_total"] + st["tpreg_total"] + st["pts_total"]) / 1024), "KB"))
+    for n, r in sorted(ar.items()):
+        tsv.append(("area %s generic cells" % n, "-", r["cells"], "cells"))
+        tsv.append(("area %s iCE40" % n, "-", "%s LUT4 / %s FF / %s BRAM" % (r["lut"], r["ff"], r["bram"]), "iCE40"))
+    for n, r in sorted(partial_area(ar).items()):
+        if r.get("cells") is not None:
+            tsv.append(("area %s generic cells" % n, "-", str(r["cells"]), "cells"))
+        if "ecp5_lut" in r:
+            tsv.append(("area %s ECP5" % n, "-", "%s LUT4 / %s FF" % (r["ecp5_lut"], r["ecp5_ff"]), "ECP5"))
+    for w in dense:
+        for c in ["base"] + ["prmb%d" % s for s in SLOTS] + ["walk%d" % x for x in WALKERS[1:]] + ["neummu"]:
+            tsv.append(("detail %s %s" % (w, c), "-", cell(w, c), "of oracle"))
+    for w in dense2m + sparse:
+        for c in ("base", "neummu"):
+            tsv.append(("detail %s %s" % (w, c), "-", cell(w, c), "of oracle"))
+    with open(os.path.join(BUILD, "bench", "neummu.tsv"), "w") as f:
+        f.write("figure\tpaper\tours\tunit\n")
+        for t in tsv:
+            f.write("\t".join(t) + "\n")
+
+    # ------------------------------------------------ markdown
+    def x(paper, ours):
+        """ours / paper as 'N.NNx' for the side-by-side table."""
+        return "%.2fx" % (ours / paper) if paper else "-"
+    md = []
+    md.append("# NeuMMU: measured results\n")
+    md.append("Generated by `make bench-neummu` (tb/neummu/bench_neummu.py); do not edit by hand. Every "
+              "performance number is measured by running NPU DMA traces through this repository's "
+              "NeuMMU RTL (Verilator, builds `neummu_npu8` and `neummu_npu128`: 2048-entry 4-way TLB "
+              "with a 5-cycle hit, 32 2 MB entries, 16-bit request IDs) under the NPU performance model "
+              "of `tb/neummu/tb_neummu_npu.cpp`, with every translation checked against the C model. "
+              "Paper: Hyun et al., NeuMMU (seed 000), Sections 3.3, 4 and 6.%s\n"
+              % (" **NEUMMU_QUICK=1: batch 1 only, at most %d transactions per run -- not a measurement.**"
+                 % MAX_XFERS if QUICK else ""))
+    md.append("## Summary\n")
+    md.append("Averages are arithmetic means of the normalized performance (oracle cycles / MMU cycles, "
+              "scale-weighted, see Method) over the %d dense workloads (CNN-1/2/3, RNN-1/2/3 at batch %s, "
+              "4 KB pages unless stated), as in the paper.\n" % (len(dense), "/".join(map(str, BATCHES))))
+    md.append("| figure | paper | ours | ours / paper |")
+    md.append("|---|---|---|---|")
+    md.append("| baseline IOMMU (8 walkers, no PRMB), 4 KB pages (Fig. 8) | ~5%% of oracle | %s | %s |" % (pct(base), x(0.05, base)))
+    md.append("| PRMB 32 slots, 8 walkers (Fig. 10) | 11%% of oracle | %s | %s |" % (pct(prmb[32]), x(0.11, prmb[32])))
+    md.append("| walker sweep 8 -> 128, 32 slots (Fig. 11) | 11%% -> 99%% | %s -> %s | %s / %s |" % (
+        pct(walk[8]), pct(walk[128]), x(0.11, walk[8]), x(0.99, walk[128])))
+    md.append("| NeuMMU 128/32/TPreg, overhead vs oracle (Sec. 4.4) | 0.06%% | %s | %s |" % (pct(1 - neu), x(0.0006, 1 - neu)))
+    md.append("| page-table reads, baseline / NeuMMU (Sec. 4.4) | 18.8x | %.2fx (totals %.2fx) | %s |" % (
+        reads_ratio, reads_ratio_tot, x(18.8, reads_ratio)))
+    md.append("| TPreg walk-read reduction (Sec. 4.3) | > 2.5x | %.2fx (totals %.2fx) | %s |" % (
+        tp_ratio, tp_ratio_tot, x(2.5, tp_ratio)))
+    md.append("| TPreg L4 / L3 / L2 tag hit rate (Fig. 13) | 99.5 / 99.5 / 63.1%% | %.1f / %.1f / %.1f%% | %s / %s / %s |" % (
+        100 * tp["l4"], 100 * tp["l3"], 100 * tp["l2"], x(0.995, tp["l4"]), x(0.995, tp["l3"]), x(0.631, tp["l2"])))
+    md.append("| 2 MB pages, baseline IOMMU overhead, avg / worst (Sec. 6.1) | 4%% / 10%% | %s / %s | %s / %s |" % (
+        pct(1 - base2m), pct(1 - worst2m), x(0.04, 1 - base2m), x(0.10, 1 - worst2m)))
+    md.append("| 2 MB pages, NeuMMU overhead (Sec. 6.1) | removed | %s | - |" % pct(1 - neu2m))
+    md.append("| embedding gathers (NCF, DLRM), baseline / NeuMMU (cf. Fig. 16) | 17%% / 96%% (demand paging) | %s / %s | %s / %s |" % (
+        pct(sp_base), pct(sp_neu), x(0.17, sp_base), x(0.96, sp_neu)))
+    md.append("| storage: PRMB per slot / TPreg / PTS per entry (Sec. 4.5) | 8 B / 16 B / 6 B | %.3f B / %.1f B / %.3f B | %s / %s / %s |" % (
+        st["prmb_slot_bits"] / 8, st["tpreg_bits"] / 8, st["pts_bits"] / 8,
+        x(8, st["prmb_slot_bits"] / 8), x(16, st["tpreg_bits"] / 8), x(6, st["pts_bits"] / 8)))
+    md.append("| storage at 128 walkers / 32 slots: PRMB + TPreg + PTS | 32 KB + 2 KB + 768 B | %.2f KB + %.2f KB + %.0f B | %s / %s / %s |\n" % (
+        st["prmb_total"] / 1024, st["tpreg_total"] / 1024, st["pts_total"],
+        x(32 * 1024, st["prmb_total"]), x(2048, st["tpreg_total"]), x(768, st["pts_total"])))
+
+    md.append("## Normalized performance per workload (4 KB pages)\n")
+    md.append("Oracle cycles / MMU cycles, scale-weighted. `walk8` is the `prmb32` run (the same "
+              "configuration: 8 walkers, 32 slots, TPreg off).\n")
+    cols = ["base"] + ["prmb%d" % s for s in SLOTS] + ["walk%d" % w for w in WALKERS[1:]] + ["neummu"]
+    md.append("| workload | " + " | ".join(cols) + " |")
+    md.append("|---|" + "---|" * len(cols))
+    for w in dense:
+        md.append("| %s | " % w + " | ".join(cell(w, c) for c in cols) + " |")
+    md.append("| **average** | " + " | ".join("**%.4f**" % avg(c) for c in cols) + " |\n")
+
+    md.append("## Translation statistics per workload (4 KB pages)\n")
+    md.append("Raw counts of the sampled trace (not scale-weighted). Reads: page-table reads; "
+              "TPreg hits: walks whose TPreg matched L4 / L4+L3 / L4+L3+L2, as a share of NeuMMU's "
+              "walks; stalls: cycles the DMA offered a request the MMU did not take.\n")
+    md.append("| workload | requests | oracle cycles | baseline walks | baseline reads | NeuMMU walks | NeuMMU merges | NeuMMU TLB hits | reads TPreg off | reads TPreg on | base / NeuMMU reads | TPreg off / on | L4 / L3 / L2 tag hit | NeuMMU stalls |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for w in dense:
+        b, n, t0 = R[w + ":base"], R[w + ":neummu"], R[w + ":walk128"]
+        md.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.2fx | %.2fx | %.1f / %.1f / %.1f%% | %d |" % (
+            w, n["xfers"], n["oracle"], b["walks"], b["reads"], n["walks"], n["merges"], n["hits"],
+            t0["reads"], n["reads"], b["reads"] / n["reads"], t0["reads"] / n["reads"],
+            100 * n["tp_l4"] / n["walks"], 100 * n["tp_l3"] / n["walks"], 100 * n["tp_l2"] / n["walks"],
+            n["stalls"]))
+    md.append("")
+
+    md.append("## 2 MB pages and embedding gathers\n")
+    md.append("| workload | baseline IOMMU | NeuMMU | requests | baseline walks | NeuMMU walks |")
+    md.append("|---|---|---|---|---|---|")
+    for w in dense2m + sparse:
+        b, n = R[w + ":base"], R[w + ":neummu"]
+        md.append("| %s | %.4f | %.4f | %d | %d | %d |" % (w, b["perf"], n["perf"], n["xfers"], b["walks"], n["walks"]))
+    md.append("| **average 2 MB dense** | **%.4f** | **%.4f** | | | |" % (base2m, neu2m))
+    md.append("| **average gathers** | **%.4f** | **%.4f** | | | |\n" % (sp_base, sp_neu))
+    w1 = wl_name("cnn1", BATCHES[0], "2m")
+    md.append("With 2 MB pages NeuMMU can walk more often than the baseline (%s: %d walks against "
+              "%d): the PTS is tagged by the 4 KB VPN, because the page size is known only when a walk "
+              "ends, so while the first walk of a 2 MB page is in flight, requests for its other 4 KB "
+              "parts start walks of their own on idle walkers instead of merging. These walks overlap, "
+              "so they cost page-table reads more than time.\n" % (
+                  w1, R[w1 + ":neummu"]["walks"], R[w1 + ":base"]["walks"]))
+
+    md.append("## Storage (from the RTL's bit widths)\n")
+    md.append("| structure | bits | bytes | at 128 walkers x 32 slots | paper |")
+    md.append("|---|---|---|---|---|")
+    md.append("| PRMB entry: {ID (16), write, page offset (12)} | %d | %.3f | %.2f KB merge slots (%.2f KB with each walker's own-request entry) | 8 B/slot, 32 KB |" % (
+        st["prmb_slot_bits"], st["prmb_slot_bits"] / 8, st["prmb_total"] / 1024, st["prmb_total_own"] / 1024))
+    md.append("| TPreg: L4/L3/L2 indices (27), 3 table frames (120), 3 x {W,U} (6), 3 valid | %d | %.1f | %.2f KB | 16 B, 2 KB |" % (
+        st["tpreg_bits"], st["tpreg_bits"] / 8, st["tpreg_total"] / 1024))
+    md.append("| PTS entry: VPN (36) + valid | %d | %.3f | %.0f B | 6 B, 768 B |\n" % (
+        st["pts_bits"], st["pts_bits"] / 8, st["pts_total"]))
+    md.append("The PRMB entry is smaller than the paper's conservative 8 B because it holds only what "
+              "the walker needs to answer a merged request: its 16-bit ID, the access type and the "
+              "12-bit page offset (the VPN is the walker's). The TPreg is larger than 16 B because it "
+              "keeps a 40-bit table frame per level (x86-64 frames are 40 bits) and the W/U bits "
+              "accumulated so far, so a skipped walk still checks permissions.\n")
+
+    md.append("## Area\n")
+    if ar:
+        md.append("From `%s/synth/area.tsv` (`make synth`, Yosys; docs/area.md).\n" % BUILD)
+        md.append("| config | parameters | generic cells | iCE40 LUT4 | iCE40 FF | iCE40 BRAM |")
+        md.append("|---|---|---|---|---|---|")
+        for n, r in sorted(ar.items()):
+            md.append("| %s | %s | %s | %s | %s | %s |" % (n, r["params"], r["cells"], r["lut"], r["ff"], r["bram"]))
+        md.append("")
+        part = partial_area(ar)
+        if part:
+            md.append("Configurations whose iCE40 run did not finish within run_synth.py's 900 s limit "
+                      "(so area.tsv has no row), from the flows that did finish "
+                      "(`%s/synth/<config>.<flow>.json`):\n" % BUILD)
+            md.append("| config | generic cells | ECP5 LUT4 | ECP5 FF |")
+            md.append("|---|---|---|---|")
+            for n, r in sorted(part.items()):
+                md.append("| %s | %s | %s | %s |" % (n, r.get("cells", "not finished"),
+                                                   r.get("ecp5_lut", "not finished"), r.get("ecp5_ff", "not finished")))
+            md.append("")
+        md.append(area_note(ar, part))
+    else:
+        md.append("Not measured in this run: `%s/synth/area.tsv` has no `neummu_*` configuration "
+                  "(run `make synth`; docs/area.md). The paper reports 0.10 mm^2 at 32 nm (CACTI) "
+                  "and under 0.01%% of a VCU1525's resources.\n" % BUILD)
+
+    md.append("## Method\n")
+    md.append("**Traces.** `nmmu_trace --net <net> --batch <b> --page <4k|2m>` "
+              "(docs/neummu_workloads.md; Sampling below): the NPU of Table 1 (128x128 weight-stationary array, "
+              "1 GHz, 15/10 MB double-buffered SPM), bf16, 512-byte DMA transactions, one translation "
+              "request per transaction. Page tables: `nmmu_ptgen <trace> <image>` (contiguous frames). "
+              "Page-table memory: 100 cycles per level (Table 1), one response per cycle.\n")
+    md.append("**NPU model** (tb/neummu/tb_neummu_npu.cpp):\n")
+    md.append("- The DMA issues at most one translation request per cycle, in trace order, tile by tile, "
+              "and holds a request until the MMU takes it.")
+    md.append("- After a translation response with status OK the transaction's data moves with 100 cycles "
+              "of memory latency and 600 B/cycle (600 GB/s at 1 GHz) through one fluid bandwidth "
+              "cursor shared by reads and writes: start = max(response cycle, cursor); cursor = start "
+              "+ bytes/600; done = cursor + 100.")
+    md.append("- Double buffering: tile n's transactions may issue only once tile n-2's compute has "
+              "finished. Tile n computes from max(all its reads done, tile n-1's compute done) for its "
+              "compute cycles. Writes (the previous tile's write-back) do not gate compute.")
+    md.append("- Layer barrier: a layer's first request issues once the previous layer has completed "
+              "(every compute and every write done), since it reads what that layer wrote. A layer's "
+              "cycles run from that point to its last completion.")
+    md.append("- Oracle MMU: the same model with every translation answered in the cycle it is issued "
+              "(no TLB latency), computed without the RTL. Normalized performance = oracle cycles / "
+              "MMU cycles.")
+    md.append("- Fast-forward: while the DMA waits for a buffer or the layer barrier and the MMU is idle, "
+              "time advances without clocking the RTL (an idle MMU does not change state).")
+    md.append("- Checks in every run: each response's PA and status equal the C model's walk of the "
+              "image (by ID; none missing or duplicated), faults equal what the layout predicts (none "
+              "here), page-table reads <= 4 x walks, the RTL's read counter equals the reads the "
+              "memory served, and hits + walks + merges = requests.\n")
+    md.append("**Sampling.** CNN-1/2/3 and the gathers run whole traces (every tile of every layer). "
+              "The RNNs run whole timesteps but not all of them: a timestep is one layer (an identical "
+              "GEMM on the shared W; steps differ only in the x_t / h_t rows they read), and the trace "
+              "is cut after the first %s timesteps, each kept step weighted by steps / kept (the "
+              "`layer <name> <scale>` line). The harness reports weighted cycles = sum over layers of "
+              "(layer cycles x scale), for the MMU run and the oracle alike, and every performance "
+              "figure uses them; translation counts are those of the simulated part.\n"
+              % ", ".join("%s %d" % (LABEL[n], RNN_STEPS[n]) for n in DENSE if n in RNN_STEPS))
+    md.append("Sampling tiles within a layer instead (`nmmu_trace --tiles-per-layer K`, scale = tiles / "
+              "K) biases the result, because a sampled layer's first fetch, which nothing overlaps and "
+              "where translation latency is most visible, is counted scale times. Measured once "
+              "(batch 1, this RTL; normalized performance of baseline / PRMB-32 / NeuMMU): RNN-2 "
+              "whole trace 4.38% / 23.97% / 97.37%, K = 2 4.82% / 25.29% / 95.53%, K = 1 "
+              "5.68% / 26.98% / 92.13%; CNN-1 whole trace 4.53% / 6.63% / 98.79%, K = 2 5.00% / "
+              "7.47% / 94.32%. Hence whole layers here. The RNN cut keeps whole steps and agrees with "
+              "the whole trace (RNN-2 b1, baseline / PRMB-32 / NeuMMU: all 25 steps 4.38% / 23.97% / "
+              "97.37%, first 8 steps 4.38% / 22.81% / 97.50%).\n")
+    md.append("**Run time.** %d simulations, %d at a time: %.0f s wall for the whole bench (traces, "
+              "images and runs), %.0f s of CPU in the simulations (the wall time depends on what else "
+              "the machine runs).\n" % (len(R), JOBS, wall, cpu))
+
+    md.append("## Figures that differ from the paper by more than 2x\n")
+    md.append(explain(V) + "\n")
+    with open("docs/results/neummu.md", "w") as f:
+        f.write("\n".join(md))
+    for t in tsv:
+        if not t[0].startswith("detail"):
+            print("%-75s %-22s %-22s %s" % t)
+    print("bench-neummu: %d runs, %.0f s; wrote docs/results/neummu.md and %s/bench/neummu.tsv"
+          % (len(R), wall, BUILD))
+
+
+# One-off experiment (not part of the bench; docs/results/neummu.md explains it): the NeuMMU runs
+# of this bench's dense 4 KB traces with the response arbiter of rtl/neummu/neummu.v changed to
+# grant a waiting TLB hit before any walker answer (req_i = {hit, hit ? 0 : w_rsp_req}).
+# Measured once on this bench's traces (2026-11, whole CNN traces, RNNs cut to their first steps).
+HITPRIO = {"avg_after": "97.34%", "rnn1_before": "95.6-95.8%", "rnn1_after": "96.8-96.9%",
+           "cnn2_before": "96.6-98.4%", "cnn2_after": "91.9-95.3%"}
+
+
+def off2x(ours, paper):
+    return paper > 0 and ours > 0 and not (0.5 <= ours / paper <= 2.0)
+
+
+def explain(v):
+    """Paragraphs for every figure more than 2x away from the paper (v: measured values)."""
+    out = []
+    if off2x(v["base"], 0.05):
+        out.append("**Baseline IOMMU (%s vs ~5%%).** Without merging, every request that misses the "
+                   "TLB walks, and the 8 walkers deliver one walk per ~52 cycles (4 reads x 100 "
+                   "cycles + overhead, 8 at a time), so performance is set by how many requests "
+                   "each compute cycle needs." % pct(v["base"]))
+    if off2x(v["prmb32"], 0.11):
+        out.append(
+            "**PRMB sweep and the 8-walker point of the walker sweep (%s at 32 slots vs 11%%).** "
+            "Two things differ from the paper. (1) Our PRMB saturates at 8 slots%s: a 512-byte "
+            "transaction size puts at most 8 requests on a 4 KB page in one pass, one walk plus 7 "
+            "merges, so more slots are never used; the paper's curve keeps rising to 32 slots, so "
+            "its traces carry more requests per page. (2) With merging, "
+            "8 walkers finish about one page per 52 cycles (~80 B/cycle of mapped data against "
+            "600 B/cycle of memory bandwidth), and performance then depends on how many distinct "
+            "pages a workload needs per compute cycle: CNN-2/3, whose convolutions reuse a few "
+            "hundred pages over long computes, reach %s-%s, while CNN-1 (AlexNet's fc6/fc7 read "
+            "one 0.5-1.25 KB row slice per page: 9,221 pages in one fc6 tile) and the RNNs (W "
+            "re-read every step, 1.25-2 KB per page) stay at %s-%s. The paper's 11%% average (max 98%%) means its NPU needs "
+            "more pages per compute cycle than ours for most workloads (finer DMA transactions, "
+            "other layouts or tile shapes); our model's compute per tile (docs/neummu_workloads.md, "
+            "\"Compute cycles\") makes the batch-1 GEMV layers compute-bound by ~2.3x, which "
+            "hides translation time a more memory-bound NPU would expose. The direction matches: "
+            "PRMB-32 is %.1fx the baseline here." % (
+                pct(v["prmb32"]), " (8, 16 and 32 slots give identical runs)" if v["prmb_sat"] else "",
+                pct(v["prmb_cnn23_lo"]), pct(v["prmb_cnn23_hi"]),
+                pct(v["prmb_other_lo"]), pct(v["prmb_other_hi"]), v["prmb32"] / v["base"]))
+    if off2x(1 - v["neu"], 0.0006):
+        txt = ("**NeuMMU overhead (%s vs 0.06%%).** The paper's NeuMMU is within 0.06%% of the "
+               "oracle; ours loses %s on average (%s worst, %s). Causes, measured:" % (
+                   pct(1 - v["neu"]), pct(1 - v["neu"]), pct(1 - v["neu_worst"]), v["neu_worst_wl"]))
+        out.append(txt)
+        items = []
+        items.append(
+            "- *No slack at one answer per cycle.* The DMA issues one request per cycle, and the "
+            "MMU answers at most one per cycle: TLB hits and the walkers' answers (own and merged "
+            "requests) share one round-robin arbiter and one response port. Every cycle that port "
+            "idles while requests keep coming delays all later answers until the DMA pauses, so a "
+            "tile's last read lands that much later than in the oracle. The port idles whenever no "
+            "answer is ready: for a walk latency at the start of a fetch, and again each time a run "
+            "of TLB hits (answered at once) gives way to a run of misses on new pages (whose walks "
+            "have not returned). On RNN-1 b1, step 0, with a cold TLB where every request walks or "
+            "merges, reaches %s; the later steps, whose TLB holds a scattered part of the previous "
+            "step's W, reach %s-%s. A hit that finds the port busy also waits in the decision "
+            "stage and stops the in-order request pipeline (%d DMA stall cycles on %s)." % (
+                pct(v["rnn1_step0"]), pct(v["rnn1_rest_lo"]), pct(v["rnn1_rest_hi"]),
+                v["neu_worst_stalls"], v["neu_worst_wl"]))
+        if HITPRIO:
+            items.append(
+                "- A one-off experiment with hits granted before walker answers (an RTL change, "
+                "not kept) removed nearly all DMA stalls but not the overhead: %s on average "
+                "instead of %s (RNN-1 %s -> %s, CNN-2 %s -> %s), because the answers it delays are "
+                "the ones the tiles wait for. An answer port wider than the request port (two "
+                "answers per cycle) is what would give the MMU slack." % (
+                    HITPRIO["avg_after"], pct(v["neu"]), HITPRIO["rnn1_before"],
+                    HITPRIO["rnn1_after"], HITPRIO["cnn2_before"], HITPRIO["cnn2_after"]))
+        items.append(
+            "- *Exposed first walk of every layer.* A layer's first request starts at the layer "
+            "barrier with a cold path: TLB latency plus a walk (up to 4 x 100 cycles) before any "
+            "data moves, which the oracle does not pay. Short layers feel it most: CNN-2 at batch "
+            "1 has %d layers of %d oracle cycles on average and loses %s." % (
+                v["cnn2_layers"], v["cnn2_layer_cycles"], pct(1 - v["cnn2_neu"])))
+        out.extend(items)
+    if off2x(v["reads_ratio"], 18.8):
+        out.append("**Page-table reads (%.2fx vs 18.8x).** The reduction is the product of merging "
+                   "(requests per walk) and TPreg skips (reads per walk)." % v["reads_ratio"])
+    if v["tp_ratio"] < 1.25:
+        out.append("**TPreg reduction (%.2fx vs > 2.5x).**" % v["tp_ratio"])
+    if off2x(1 - v["base2m"], 0.04) or off2x(1 - v["worst2m"], 0.10):
+        out.append(
+            "**2 MB pages, baseline IOMMU (%s average, %s worst vs 4%% / 10%%).** A walk per 2 MB "
+            "page is rare (3 reads), but the baseline has no PRMB: while the first walk of a new "
+            "2 MB page is in flight, every request for that page misses the TLB and takes a walker "
+            "of its own, so all 8 walkers fill within 8 cycles and the DMA stalls for most of a "
+            "walk (~300 cycles) each time a streaming phase enters a new 2 MB page (4,096 requests "
+            "of 512 B). Each layer's first fetch also pays a full walk (the layer barrier, above). "
+            "The RNNs, which stream W (16-36 MB) every step, are worst (%s). NeuMMU removes most "
+            "of it (%s overhead); it walks more than the baseline with 2 MB pages (e.g. %d vs %d "
+            "walks on %s) because the PTS is tagged by the 4 KB VPN -- the page size is known only "
+            "when the walk ends -- so requests for other 4 KB parts of a 2 MB page being walked "
+            "start walks of their own on the idle walkers instead of merging." % (
+                pct(1 - v["base2m"]), pct(1 - v["worst2m"]), v["worst2m_wl"], pct(1 - v["neu2m"]),
+                v["cnn1_2m_neu_walks"], v["cnn1_2m_base_walks"], "cnn1_b1_2m"))
+    if off2x(v["sp_base"], 0.17) or off2x(v["sp_neu"], 0.96):
+        out.append(
+            "**Embedding gathers (baseline %s, NeuMMU %s vs 17%% / 96%%).** Not the same "
+            "experiment: the paper's Fig. 16 fetches missing embeddings by demand paging from "
+            "another NPU's memory, whose fault and migration time dilutes translation time. We "
+            "model the gather from local memory only: every lookup reads one uniformly random "
+            "row (256-512 B), so nearly every lookup is on a page of its own and walks (%s: "
+            "%d walks for %d requests). The baseline serializes them 8 at a time; NeuMMU "
+            "overlaps them, but a gather layer lasts only a few hundred oracle cycles, so one walk "
+            "latency (2-4 reads of 100 cycles) is a large part of it." % (
+                pct(v["sp_base"]), pct(v["sp_neu"]), v["dlrm_wl"], v["dlrm64_walks"],
+                v["dlrm64_xfers"]))
+    if off2x(v["prmb_slot_bytes"], 8) or off2x(v["prmb_total"], 32 * 1024):
+        out.append(
+            "**PRMB storage (%.3f B per slot, %.2f KB in all vs 8 B, 32 KB).** The paper "
+            "\"conservatively\" assumes 8 B per slot. Our entry holds only what answering a "
+            "merged request needs: the 16-bit ID, the access type and the 12-bit page offset (the "
+            "VPN is the walker's); the total is below half the paper's for that reason alone." % (
+                v["prmb_slot_bytes"], v["prmb_total"] / 1024))
+    if not out:
+        out.append("None: every figure is within 2x of the paper.")
+    return "\n\n".join(out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make bench-fp: area of every float unit of rtl/common per format (Yosys generic cells, CMOS
+"""make bench-common: area of every float unit of rtl/common per format (Yosys generic cells, CMOS
 transistor estimate, iCE40 and ECP5), written into the table of docs/float.md (between the
 float-area markers) and $BUILD/bench/fp.tsv (figure<TAB>paper<TAB>ours<TAB>unit).
 
@@ -45,13 +45,13 @@ def main():
     if todo:
         p = subprocess.run("python3 synth/run_synth.py --jobs 2 --only %s" % ",".join(todo), shell=True)
         if p.returncode:
-            sys.exit("bench-fp: synthesis failed")
+            sys.exit("bench-common: synthesis failed")
         have = read_area()
     missing = [n for n in names if n not in have]
     if missing:
-        sys.exit("bench-fp: no area for " + ", ".join(missing))
+        sys.exit("bench-common: no area for " + ", ".join(missing))
 
-    md = ["Measured by `make bench-fp` (Yosys 0.23; `Latency`=0, so the numbers are the "
+    md = ["Measured by `make bench-common` (Yosys 0.23; `Latency`=0, so the numbers are the "
           "combinational datapath; the iterative divider includes its registers). Generic = Yosys "
           "internal cells after `synth`; transistors = `stat -tech cmos` estimate (a lower bound, "
           "docs/synth.md); iCE40 maps multipliers to LUTs, ECP5 to DSP blocks. All configurations "
@@ -75,7 +75,7 @@ def main():
     new = re.sub(r"(<!-- float-area:begin -->\n).*?(\n<!-- float-area:end -->)",
                  lambda m: m.group(1) + table + m.group(2), doc, flags=re.S)
     if new == doc and table not in doc:
-        sys.exit("bench-fp: float-area markers not found in docs/float.md")
+        sys.exit("bench-common: float-area markers not found in docs/float.md")
     with open("docs/float.md", "w") as f:
         f.write(new)
     os.makedirs(os.path.join(BUILD, "bench"), exist_ok=True)

@@ -105,7 +105,7 @@ nmmu_xlat_t nmmu_translate(const nmmu_mem_t *m, uint64_t va, int is_write);
  *   hole <hex va> <bytes>                         pages inside a segment left unmapped
  *                                                 (page-aligned, whole pages; they fault)
  * Segments may not overlap; a hole must lie inside one segment.
- * (Model's reading, cmodel/neummu/neummu.c: <bytes> is decimal or 0x-prefixed hex; names are
+ * (Model's reading, cmodel/neummu/nmmu_layout.c: <bytes> is decimal or 0x-prefixed hex; names are
  * 1..31 printable characters; '#' starts a comment; holes may overlap one another; a layout's
  * segs/holes are heap arrays exactly nsegs/nholes long, grown by parse_line, freed by free.) */
 #define NMMU_NAME_LEN 32

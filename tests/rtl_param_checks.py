@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-BLOCK_DIRS = ["rtl/common", "rtl/neummu", "rtl/neunoc"]
+BLOCK_DIRS = ["rtl/common", "rtl/neummu", "rtl/neunoc", "rtl/softermax"]
 
 # (module, {parameter: illegal value}, rule text the tools must print). Where a top hands the
 # parameter down, a tuple lists the sub-module's rule as an alternative: Verilator elaborates the
@@ -149,6 +149,51 @@ CASES = [
     ("nnoc_pe_guard", {"SingleBit": 7},
      "nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3"),
     ("nnoc_pe_guard", {"Depth": 1}, "nnoc_pe_guard__Depth_must_be_at_least_2"),
+    # ---- Softermax (rtl/softermax): every top checks through smx_param_check, whose rules are
+    # named after the block; Vec = 0 is left out (Verilator stops on zero-width count fields
+    # before it reaches the check; Icarus and Yosys name the rule)
+    ("softermax", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax", {"InWidth": 17}, "softermax__InWidth_must_be_at_most_16"),
+    ("softermax", {"InFrac": 1}, "softermax__InFrac_must_be_2_to_InWidth_minus_2"),
+    ("softermax", {"InFrac": 7}, "softermax__InFrac_must_be_2_to_InWidth_minus_2"),
+    ("softermax", {"RecipSegBits": 1}, "softermax__RecipSegBits_must_be_2_to_4"),
+    ("softermax", {"RecipSegBits": 5}, "softermax__RecipSegBits_must_be_2_to_4"),
+    ("softermax", {"SumFrac": 5}, "softermax__SumFrac_must_be_6_to_13"),
+    ("softermax", {"SumFrac": 14}, "softermax__SumFrac_must_be_6_to_13"),
+    ("softermax", {"CntW": 4}, "softermax__CntW_is_derived_and_must_not_be_set"),
+    ("softermax_unnormed", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax_unnormed", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax_unnormed", {"InWidth": 17}, "softermax__InWidth_must_be_at_most_16"),
+    ("softermax_unnormed", {"InFrac": 7}, "softermax__InFrac_must_be_2_to_InWidth_minus_2"),
+    ("softermax_unnormed", {"SumFrac": 14}, "softermax__SumFrac_must_be_6_to_13"),
+    ("softermax_unnormed", {"DWidth": 17}, "softermax__DWidth_is_derived_and_must_not_be_set"),
+    ("softermax_unnormed", {"CntW": 6}, "softermax__CntW_is_derived_and_must_not_be_set"),
+    ("softermax_unnormed", {"MWidth": 8}, "softermax__MWidth_is_derived_and_must_not_be_set"),
+    ("softermax_unnormed", {"MaxSlices": 23},
+     "softermax__MaxSlices_is_derived_and_must_not_be_set"),
+    ("softermax_unnormed", {"SliceW": 6}, "softermax__SliceW_is_derived_and_must_not_be_set"),
+    ("softermax_norm", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax_norm", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax_norm", {"InWidth": 17}, "softermax__InWidth_must_be_at_most_16"),
+    ("softermax_norm", {"InFrac": 7}, "softermax__InFrac_must_be_2_to_InWidth_minus_2"),
+    ("softermax_norm", {"RecipSegBits": 5}, "softermax__RecipSegBits_must_be_2_to_4"),
+    ("softermax_norm", {"SumFrac": 5}, "softermax__SumFrac_must_be_6_to_13"),
+    ("softermax_norm", {"DWidth": 15}, "softermax__DWidth_is_derived_and_must_not_be_set"),
+    ("softermax_norm", {"SliceW": 7}, "softermax__SliceW_is_derived_and_must_not_be_set"),
+    ("softermax_fp16_baseline", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax_fp16_baseline", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax_fp16_baseline", {"CntW": 6}, "softermax__CntW_is_derived_and_must_not_be_set"),
+    ("softermax_fp16_unnormed", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax_fp16_unnormed", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax_fp16_unnormed", {"MaxSlices": 23},
+     "softermax__MaxSlices_is_derived_and_must_not_be_set"),
+    ("softermax_fp16_norm", {"Vec": 65}, "softermax__Vec_must_be_1_to_64"),
+    ("softermax_fp16_norm", {"MaxLen": 0}, "softermax__MaxLen_must_be_at_least_1"),
+    ("softermax_fp16_norm", {"SliceW": 7}, "softermax__SliceW_is_derived_and_must_not_be_set"),
+    ("softermax_fp16_op", {"Op": 5}, "softermax_fp16_op__Op_must_be_0_to_4"),
+    ("smx_stream", {"Fp16": 2}, "smx_stream__Fp16_must_be_0_or_1"),
+    ("smx_stream", {"XW": 9}, "smx_stream__XW_YW_MW_DW_CntW_are_derived_and_must_not_be_set"),
 ]
 
 # The format and latency rules every arithmetic float unit shares.

@@ -31,13 +31,14 @@ module smx_pipe_ctrl #(
   output wire [Stages*SideW-1:0]  side_o     // stage s's side fields at [s*SideW +: SideW]
 );
   reg  [Stages-1:0] v_q;
-  reg  [Stages-1:0] adv;
+  reg  [Stages-1:0] adv, take;
   wire [Stages:0]   v_in = {v_q, in_valid_i};  // the valid flag entering stage s: v_in[s]
   integer s;
 
   always @* begin
     adv[Stages-1] = !v_q[Stages-1] || out_ready_i;
     for (s = Stages - 2; s >= 0; s = s - 1) adv[s] = !v_q[s] || adv[s+1];
+    for (s = 0; s < Stages; s = s + 1) take[s] = v_in[s] && adv[s];
   end
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -59,7 +60,7 @@ module smx_pipe_ctrl #(
   assign in_ready_o = adv[0];
   assign valid_o    = v_q;
   assign adv_o      = adv;
-  assign take_o     = v_in[Stages-1:0] & adv;
+  assign take_o     = take;
   assign side_o     = side_q;
 
   // the top parts of side_in and v_in are the last stage's, which feeds no further stage

@@ -18,7 +18,7 @@
 //               subnormal results shifted with rounding, overflow to +inf, underflow to +0
 //   Accuracy (exhaustive over all 65536 inputs against exp() in double, tests/
 //   test_softermax_fp16.c): at most 0.516 ulp from the exact e^x, 212 results not correctly
-//   rounded, every special case exact. The constants come from scripts/gen_softermax_lut.py
+//   rounded, every special case exact. The constants come from sw/softermax/gen_softermax_lut.py
 //   (softermax_fp16_lut.vh), the same source as the C model (smx16_exp()).
 //   Combinational; the caller registers. Flags are not produced (the softmax ignores them).
 // Parameters: none (fp16 only; widths and constants are in softermax_fp16_lut.vh).
@@ -26,29 +26,38 @@ module softermax_fp16_exp (
   input  wire [15:0] x_i,  // fp16
   output wire [15:0] y_o   // fp16, e^x
 );
+  `include "smx_consts.vh"
   `include "softermax_fp16_lut.vh"
 
+  localparam integer EB    = Smx16ExpBits;       // exponent field bits
+  localparam integer MB    = Smx16ManBits;       // fraction field bits
+  localparam integer SigW  = MB + 1;             // significand with the hidden bit
+  localparam integer Bias  = (1 << (EB - 1)) - 1;
+  // |x| >= 2^5 = 32 (exponent field >= Bias + 5, infinities included): e^x saturates
+  localparam integer SatI  = Bias + 5;
+  localparam [EB-1:0] SatField = SatI[EB-1:0];
+  localparam [EB-1:0] OneField = 1;              // the exponent of subnormals
   localparam integer LogW  = ExpLf + 1;          // log2(e) constant bits
-  localparam integer PW    = 11 + LogW;          // sig * log2(e)
+  localparam integer PW    = SigW + LogW;        // sig * log2(e)
   localparam integer TW    = 6 + ExpTf;          // |t| < 32 * log2(e) < 64
   localparam integer RW    = ExpTf - ExpKb;      // interpolation bits below the segment index
   localparam integer ShW   = 6;
-  localparam integer ShBaseI = 25 + ExpLf - ExpTf;  // alignment shift is ShBase - es (es >= 1)
+  // x = sig * 2^(es - Bias - MB): the alignment shift is ShBase - es (es >= 1)
+  localparam integer ShBaseI = Bias + MB + ExpLf - ExpTf;
   localparam [ShW-1:0] ShBase = ShBaseI[ShW-1:0];
 
-  wire        x_sign = x_i[15];
-  wire [4:0]  efield = x_i[14:10];
-  wire [9:0]  frac   = x_i[9:0];
-  wire        is_nan = (&efield) && (|frac);
-  // |x| >= 32 (exponent field >= 20, infinities included): the result saturates
-  wire        big    = efield >= 5'd20;
+  wire          x_sign = x_i[EB+MB];
+  wire [EB-1:0] efield = x_i[EB+MB-1:MB];
+  wire [MB-1:0] frac   = x_i[MB-1:0];
+  wire          is_nan = (&efield) && (|frac);
+  wire          big    = efield >= SatField;  // |x| >= 32: the result saturates
 
-  wire [10:0] sig = {|efield, frac};
-  wire [4:0]  es  = (efield == 5'd0) ? 5'd1 : efield;
+  wire [SigW-1:0] sig = {|efield, frac};
+  wire [EB-1:0]   es  = (efield == {EB{1'b0}}) ? OneField : efield;
 
   // The 11-bit significand is multiplied before the alignment shift, so the product is small
   // (11 x 29) and x still enters exactly.
-  wire [PW-1:0]  prod  = {{LogW{1'b0}}, sig} * {{11{1'b0}}, ExpLog2e};
+  wire [PW-1:0]  prod  = {{LogW{1'b0}}, sig} * {{SigW{1'b0}}, ExpLog2e};
   wire [ShW-1:0] sh    = ShBase - {1'b0, es};
   wire [PW-1:0]  tfull = prod >> sh;
   wire [TW-1:0]  tmag  = tfull[TW-1:0];
@@ -62,9 +71,9 @@ module softermax_fp16_exp (
   wire [ExpYf:0]      y     = smx16_exp_c(k) + {{(ExpYf + 1 - ExpMw){1'b0}}, slope[ExpMw+RW-1:RW]};
 
   // y * 2^(n - ExpYf): fp_round_pack reads man_i as man * 2^(exp - (InW - 1)).
-  wire [15:0] rp_result;
-  wire [4:0]  rp_flags;
-  fp_round_pack #(.ExpW(5), .ManW(10), .InW(ExpYf + 1), .EW(8)) u_round (
+  wire [Smx16Bits-1:0] rp_result;
+  wire [4:0]           rp_flags;
+  fp_round_pack #(.ExpW(EB), .ManW(MB), .InW(ExpYf + 1), .EW(8)) u_round (
     .sign_i  (1'b0),
     .exp_i   ({{(8 - (TW - ExpTf + 1)){n[TW-ExpTf]}}, n}),
     .man_i   (y),
@@ -73,7 +82,7 @@ module softermax_fp16_exp (
     .flags_o (rp_flags)
   );
 
-  assign y_o = is_nan ? 16'h7E00 : big ? (x_sign ? 16'h0000 : 16'h7C00) : rp_result;
+  assign y_o = is_nan ? Smx16Qnan : big ? (x_sign ? Smx16PosZero : Smx16PosInf) : rp_result;
 
   // bits above |t| only matter for |x| >= 32 (saturated); the interpolation's truncated bits;
   // flags are not part of this unit's interface

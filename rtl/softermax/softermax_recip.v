@@ -22,10 +22,14 @@ module softermax_recip #(
   output wire [7:0]        rq_o,  // reciprocal mantissa, Q(1,7), in [0.5, 1]
   output wire [LzW-1:0]    lz_o   // leading zeros of d (0..DWidth-1)
 );
-  localparam integer RemW = 15 - RecipSegBits;
-  localparam integer CntW = $clog2(DWidth + 1);
-
+  `include "smx_consts.vh"
   `include "softermax_lut.vh"
+
+  localparam integer MF   = SmxUFrac;             // mantissa bits below the leading one, Q(1,15)
+  localparam integer RemW = MF - RecipSegBits;
+  localparam integer CntW = $clog2(DWidth + 1);
+  // rounding r15 (Q(1,15)) to the Q(1,7) mantissa: add half of its LSB
+  localparam [SmxUBits-1:0] RqHalf = 1 << (SmxUFrac - SmxRqFrac - 1);
 
   wire [DWidth-1:0] d_nz = (d_i == {DWidth{1'b0}}) ? {{(DWidth - 1){1'b0}}, 1'b1} : d_i;
   wire [CntW-1:0]   lz_cnt;
@@ -38,19 +42,19 @@ module softermax_recip #(
   );
 
   wire [DWidth-1:0]      dn   = d_nz << lz_cnt;  // MSB set
-  wire [14:0]            frac = dn[DWidth-2 -: 15];
-  wire [RecipSegBits-1:0] seg = frac[14:RemW];
+  wire [MF-1:0]          frac = dn[DWidth-2 -: MF];
+  wire [RecipSegBits-1:0] seg = frac[MF-1:RemW];
   wire [RemW-1:0]        rem  = frac[RemW-1:0];
   wire [3:0]             seg4 = {{(4 - RecipSegBits){1'b0}}, seg};
-  wire [RemW+15:0]       prod = smx_rcp_m(RecipSegBits, seg4) * rem;
-  wire [15:0]            r15  = smx_rcp_c(RecipSegBits, seg4) - prod[RemW+15:RemW];
-  wire [15:0]            rnd  = r15 + 16'd128;  // r15 <= 1.0 - eps, no overflow
+  wire [RemW+SmxUBits-1:0] prod = smx_rcp_m(RecipSegBits, seg4) * rem;
+  wire [SmxUBits-1:0]    r15  = smx_rcp_c(RecipSegBits, seg4) - prod[RemW+SmxUBits-1:RemW];
+  wire [SmxUBits-1:0]    rnd  = r15 + RqHalf;  // r15 <= 1.0 - eps, no overflow
 
-  assign rq_o = rnd[15:8];
+  assign rq_o = rnd[SmxUBits-1 -: SmxRqBits];
   assign lz_o = lz_cnt[LzW-1:0];
 
   // lz_zero and the top bit of lz_cnt are unreachable: d_nz is never zero. dn's leading one
   // and tail, rnd's low byte and prod's low bits are the truncated parts of the computation.
-  wire unused_ok = &{1'b0, lz_zero, lz_cnt, rnd[7:0], dn, prod[RemW-1:0]};
+  wire unused_ok = &{1'b0, lz_zero, lz_cnt, rnd[SmxUBits-SmxRqBits-1:0], dn, prod[RemW-1:0]};
 endmodule
 `default_nettype wire

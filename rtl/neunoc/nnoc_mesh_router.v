@@ -83,6 +83,9 @@ module nnoc_mesh_router #(
   localparam integer PortIdW   = $clog2(NnocPorts);    // an input port's number
   localparam integer NR  = Cols * Rows;
   localparam integer NI  = NnocPorts * V;              // input VCs
+  // V as an unsigned 32-bit value for the run-time VC indexes (port * V + vc): with the signed
+  // integer V, Yosys builds a wider write decoder for alloc_q (+10% generic cells).
+  localparam [31:0] VcsU = V;
   localparam integer CrW = $clog2(Depth + 1);
   localparam [CrW-1:0] CrFull = Depth[CrW-1:0];
   localparam [1:0] StIdle = 2'd0, StWaitVa = 2'd1, StActive = 2'd2;
@@ -245,7 +248,7 @@ module nnoc_mesh_router #(
     for (ci = 0; ci < NI; ci = ci + 1) begin
       for (co = 0; co < NnocPorts; co = co + 1) begin
         credit_ok[ci*NnocPorts+co] =
-            credit_q[(co*V + ext_vc(ovc_q[(ci*NnocPorts+co)*VcW +: VcW]))*CrW +: CrW] !=
+            credit_q[(co*VcsU + ext_vc(ovc_q[(ci*NnocPorts+co)*VcW +: VcW]))*CrW +: CrW] !=
             {CrW{1'b0}};
       end
     end
@@ -281,10 +284,10 @@ module nnoc_mesh_router #(
         .ack_i(in_gnt_any[gp] || is_drop),
         .gnt_o(unused_gnt), .gnt_idx_o(idx), .gnt_valid_o(in_sel_v[gp]));
       assign in_sel[gp] = idx;
-      assign is_drop = in_sel_v[gp] && drop_cand[gp*V + ext_vc(idx)];
+      assign is_drop = in_sel_v[gp] && drop_cand[gp*VcsU + ext_vc(idx)];
       assign want = in_sel_v[gp] ?
-                    (route_q[gp*V + ext_vc(idx)] & ~sent_q[gp*V + ext_vc(idx)] &
-                     credit_ok[(gp*V + ext_vc(idx))*NnocPorts +: NnocPorts]) : {NnocPorts{1'b0}};
+                    (route_q[gp*VcsU + ext_vc(idx)] & ~sent_q[gp*VcsU + ext_vc(idx)] &
+                     credit_ok[(gp*VcsU + ext_vc(idx))*NnocPorts +: NnocPorts]) : {NnocPorts{1'b0}};
       for (go = 0; go < NnocPorts; go = go + 1) begin : gen_req
         assign in_req_o[go][gp] = want[go];
       end
@@ -370,7 +373,7 @@ module nnoc_mesh_router #(
   generate
     for (go = 0; go < NnocPorts; go = go + 1) begin : gen_xbar
       wire [31:0] src_p = {{(32-PortIdW){1'b0}}, out_src[go*PortIdW +: PortIdW]};
-      wire [31:0] src   = src_p * V + ext_vc(in_sel[out_src[go*PortIdW +: PortIdW]]);
+      wire [31:0] src   = src_p * VcsU + ext_vc(in_sel[out_src[go*PortIdW +: PortIdW]]);
       wire [FlitW-1:0] f = fifo_flit[src*FlitW +: FlitW];
       assign xbar_vc[go*VcW +: VcW] = ovc_q[(src*NnocPorts+go)*VcW +: VcW];
       // a head carries on only the destinations this port serves
@@ -403,7 +406,7 @@ module nnoc_mesh_router #(
       end
       if (va_valid) begin
         for (ro = 0; ro < NnocPorts; ro = ro + 1) begin
-          if (route_q[va_idx][ro]) alloc_q[ro*V + ext_vc(first_free[ro])] <= 1'b1;
+          if (route_q[va_idx][ro]) alloc_q[ro*VcsU + ext_vc(first_free[ro])] <= 1'b1;
         end
       end
     end

@@ -55,22 +55,25 @@ $(BUILD)/cmodel/opt/%.o: %.c
 	@$(CC) $(CSTD) -O2 -c $< -o $@
 
 # The C unit tests (tests/test_*.c) are built with ASan/UBSan against a sanitized build of every
-# model (they are cheap; one library for all).
+# model (they are cheap; one library for all). Their header dependencies are the compiler's own
+# (-MMD), so a new block's header rebuilds only what includes it.
 ALL_MODEL_SRCS = $(wildcard cmodel/*/*.c) $(wildcard sw/*/lib*.c)
-ALL_MODEL_HDRS = $(wildcard cmodel/include/*.h cmodel/*/*.h sw/*/*.h)
 MODEL_SAN_LIB  := $(BUILD)/cmodel/libmodels_san.a
-$(BUILD)/cmodel/san/%.o: %.c $(ALL_MODEL_HDRS)
+$(BUILD)/cmodel/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	@$(CC) $(CSTD) -O1 -g $(SAN) -c $< -o $@
+	@$(CC) $(CSTD) -O1 -g $(SAN) -MMD -MP -c $< -o $@
 $(MODEL_SAN_LIB): $(patsubst %.c,$(BUILD)/cmodel/san/%.o,$(ALL_MODEL_SRCS))
 	@rm -f $@; ar rcs $@ $^
 CTEST_SRCS := $(wildcard tests/test_*.c)
 CTESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(CTEST_SRCS))
-$(BUILD)/tests/%: tests/%.c tests/test_check.h $(MODEL_SAN_LIB) $(ALL_MODEL_HDRS)
+$(CTESTS:=.o): $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	@$(CC) $(CSTD) -O1 -g $(SAN) $< $(MODEL_SAN_LIB) -lm -o $@
+	@$(CC) $(CSTD) -O1 -g $(SAN) -MMD -MP -c $< -o $@
+$(CTESTS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(MODEL_SAN_LIB)
+	@$(CC) $(SAN) $< $(MODEL_SAN_LIB) -lm -o $@
+-include $(wildcard $(BUILD)/cmodel/san/*/*/*.d $(BUILD)/tests/*.d)
 
 # Host tools: every sw/<block>/*.c other than lib*.c is one tool, linked with its block's
 # model library (the prerequisites come from $(BUILD)/blocks.mk).
@@ -93,7 +96,12 @@ endif
 # code generation and the C++ build (newer than the generated makefile, so make skips them):
 # about 10 s of compiling saved per harness.
 HARNESS_RT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o tb_lib.o
-HARNESS_CFLAGS = -O2 -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw
+# No -O here: Verilator's own levels apply -- OPT_FAST (-Os) for the per-cycle code and the
+# harness, OPT_GLOBAL (-Os) for its run-time library, and no optimisation for the __Slow files
+# (construction, initial blocks, waveform set-up; run once), which are half the generated code.
+# An -O2 in -CFLAGS reached only those files (the later -Os wins elsewhere) and tripled their
+# compile time for no simulation speed.
+HARNESS_CFLAGS = -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw
 $(BUILD)/tb/_runtime/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
 	@mkdir -p $(BUILD)/tb/_runtime
 	@echo "  CXX harness run-time library"

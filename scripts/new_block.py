@@ -70,6 +70,7 @@ params = {{ Width = 5 }}
 '''
 
 RTL = '''`default_nettype none
+`include "cc_param_check.vh"
 // {name} -- {title}.
 //
 // Purpose: scaffold made by scripts/new_block.py -- a registered valid/ready pass-through
@@ -89,14 +90,10 @@ module {name} #(
   input  wire             out_ready_i,
   output wire [Width-1:0] out_data_o
 );
-  // Parameter check at elaboration (docs/conventions.md): an illegal value stops Verilator
-  // with $fatal and Icarus and Yosys with a module that does not exist; both name the rule.
-  if (Width < 1 || Width > 64) begin : gen_param_error
-`ifdef VERILATOR
-    $fatal(1, "{name}__Width_must_be_1_to_64");
-`else
-    {name}__Width_must_be_1_to_64 u_param_error ();
-`endif
+  // Parameter check at elaboration (rtl/common/cc_param_check.vh): an illegal value stops all
+  // three tools (Verilator, Icarus, Yosys) with the rule as the message.
+  if (Width < 1 || Width > 64) begin : gen_check_width
+    `CC_PARAM_FAIL({name}__Width_must_be_1_to_64)
   end
 
   cc_hold_check #(.Width(Width)) u_in_hold (

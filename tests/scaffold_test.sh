@@ -47,7 +47,7 @@ grep -q "^| demo .* 2001/2001 .* 1001 .* 1.00 beats/cycle" "$S/main.log" && ok |
 BUILD=build python3 synth/run_synth.py --check --configs-only --only demo_w32 > "$S/synth.log" 2>&1 && ok \
   || { bad "Yosys check of demo_w32"; tail -3 "$S/synth.log"; }
 verilator --lint-only -Wall -y rtl/common -y rtl/demo --top-module demo rtl/demo/demo.v && ok || bad "verilator lint of demo.v"
-iverilog -g2005 -Wall -y rtl/common -y rtl/demo -s demo -o /dev/null rtl/demo/demo.v && ok || bad "iverilog of demo.v"
+iverilog -g2005 -Wall -y rtl/common -y rtl/demo -I rtl/common -s demo -o /dev/null rtl/demo/demo.v && ok || bad "iverilog of demo.v"
 # the elaboration-time parameter check of the scaffold's top
 verilator --lint-only -Wall -y rtl/common -y rtl/demo -GWidth=0 --top-module demo rtl/demo/demo.v 2>&1 \
   | grep -q "demo__Width_must_be_1_to_64" && ok || bad "Width=0 not refused by the parameter check"

@@ -23,6 +23,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_cam #(
   parameter integer KeyWidth = 16,
@@ -48,18 +49,10 @@ module cc_cam #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (KeyWidth < 1) begin : gen_check_key_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_cam__KeyWidth_must_be_at_least_1");
-      `else
-        cc_cam__KeyWidth_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_cam__KeyWidth_must_be_at_least_1)
     end
     if (Entries < 1) begin : gen_check_entries
-      `ifdef VERILATOR
-        $fatal(1, "cc_cam__Entries_must_be_at_least_1");
-      `else
-        cc_cam__Entries_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_cam__Entries_must_be_at_least_1)
     end
   endgenerate
 

@@ -31,6 +31,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_fifo #(
   parameter integer Width       = 8,
@@ -61,25 +62,13 @@ module cc_fifo #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_fifo__Width_must_be_at_least_1");
-      `else
-        cc_fifo__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_fifo__Width_must_be_at_least_1)
     end
     if (Depth < 1) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "cc_fifo__Depth_must_be_at_least_1");
-      `else
-        cc_fifo__Depth_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_fifo__Depth_must_be_at_least_1)
     end
     if (FallThrough != 0 && FallThrough != 1) begin : gen_check_fall_through
-      `ifdef VERILATOR
-        $fatal(1, "cc_fifo__FallThrough_must_be_0_or_1");
-      `else
-        cc_fifo__FallThrough_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_fifo__FallThrough_must_be_0_or_1)
     end
   endgenerate
 

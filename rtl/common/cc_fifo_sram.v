@@ -31,6 +31,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_fifo_sram #(
   parameter integer Width = 8,
@@ -60,18 +61,10 @@ module cc_fifo_sram #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_fifo_sram__Width_must_be_at_least_1");
-      `else
-        cc_fifo_sram__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_fifo_sram__Width_must_be_at_least_1)
     end
     if (Depth < 1) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "cc_fifo_sram__Depth_must_be_at_least_1");
-      `else
-        cc_fifo_sram__Depth_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_fifo_sram__Depth_must_be_at_least_1)
     end
   endgenerate
 

@@ -1,4 +1,5 @@
 `default_nettype none
+`include "cc_param_check.vh"
 // cc_hold_check -- simulation-only checker of the producer's side of a valid/ready stream.
 //
 // Purpose: once a beat is offered (valid_i) and not taken (!ready_i), it must stay valid with
@@ -23,11 +24,7 @@ module cc_hold_check #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_hold_check__Width_must_be_at_least_1");
-      `else
-        cc_hold_check__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_hold_check__Width_must_be_at_least_1)
     end
   endgenerate
 

@@ -24,6 +24,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_lzc #(
   parameter integer Width = 16
@@ -40,11 +41,7 @@ module cc_lzc #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_lzc__Width_must_be_at_least_1");
-      `else
-        cc_lzc__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_lzc__Width_must_be_at_least_1)
     end
   endgenerate
 

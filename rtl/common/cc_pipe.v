@@ -22,6 +22,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_pipe #(
   parameter integer Width = 8,
@@ -41,18 +42,10 @@ module cc_pipe #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_pipe__Width_must_be_at_least_1");
-      `else
-        cc_pipe__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_pipe__Width_must_be_at_least_1)
     end
     if (Depth < 0) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "cc_pipe__Depth_must_be_at_least_0");
-      `else
-        cc_pipe__Depth_must_be_at_least_0 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_pipe__Depth_must_be_at_least_0)
     end
   endgenerate
 

@@ -25,6 +25,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_rr_arbiter #(
   parameter integer N = 4
@@ -46,11 +47,7 @@ module cc_rr_arbiter #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (N < 1) begin : gen_check_n
-      `ifdef VERILATOR
-        $fatal(1, "cc_rr_arbiter__N_must_be_at_least_1");
-      `else
-        cc_rr_arbiter__N_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_rr_arbiter__N_must_be_at_least_1)
     end
   endgenerate
 

@@ -27,6 +27,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_skid_buffer #(
   parameter integer Width = 8
@@ -45,11 +46,7 @@ module cc_skid_buffer #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_skid_buffer__Width_must_be_at_least_1");
-      `else
-        cc_skid_buffer__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_skid_buffer__Width_must_be_at_least_1)
     end
   endgenerate
 

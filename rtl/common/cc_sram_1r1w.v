@@ -31,6 +31,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module cc_sram_1r1w #(
   parameter integer Width     = 8,
@@ -50,25 +51,13 @@ module cc_sram_1r1w #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Width < 1) begin : gen_check_width
-      `ifdef VERILATOR
-        $fatal(1, "cc_sram_1r1w__Width_must_be_at_least_1");
-      `else
-        cc_sram_1r1w__Width_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_sram_1r1w__Width_must_be_at_least_1)
     end
     if (Depth < 1) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "cc_sram_1r1w__Depth_must_be_at_least_1");
-      `else
-        cc_sram_1r1w__Depth_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_sram_1r1w__Depth_must_be_at_least_1)
     end
     if (ReadFirst != 0 && ReadFirst != 1) begin : gen_check_read_first
-      `ifdef VERILATOR
-        $fatal(1, "cc_sram_1r1w__ReadFirst_must_be_0_or_1");
-      `else
-        cc_sram_1r1w__ReadFirst_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(cc_sram_1r1w__ReadFirst_must_be_0_or_1)
     end
   endgenerate
 

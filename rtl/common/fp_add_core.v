@@ -27,6 +27,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module fp_add_core #(
   parameter integer SW = 24,
@@ -55,18 +56,10 @@ module fp_add_core #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (SW < 2) begin : gen_check_sw
-      `ifdef VERILATOR
-        $fatal(1, "fp_add_core__SW_must_be_at_least_2");
-      `else
-        fp_add_core__SW_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_add_core__SW_must_be_at_least_2)
     end
     if (EW <= $clog2(SW + 4)) begin : gen_check_ew
-      `ifdef VERILATOR
-        $fatal(1, "fp_add_core__EW_must_exceed_clog2_of_SW_plus_4");
-      `else
-        fp_add_core__EW_must_exceed_clog2_of_SW_plus_4 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_add_core__EW_must_exceed_clog2_of_SW_plus_4)
     end
   endgenerate
 

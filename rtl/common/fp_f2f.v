@@ -15,6 +15,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module fp_f2f #(
   parameter integer InExpW  = 8,
@@ -48,53 +49,25 @@ module fp_f2f #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (InExpW < 2 || InExpW > 30) begin : gen_check_in_exp_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__InExpW_must_be_2_to_30");
-      `else
-        fp_f2f__InExpW_must_be_2_to_30 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__InExpW_must_be_2_to_30)
     end
     if (InManW < 2) begin : gen_check_in_man_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__InManW_must_be_at_least_2");
-      `else
-        fp_f2f__InManW_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__InManW_must_be_at_least_2)
     end
     if (InExpW >= 2 && InExpW <= 30 && InManW > (1 << InExpW)) begin : gen_check_in_exp_range
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__InManW_must_be_at_most_2_pow_InExpW");
-      `else
-        fp_f2f__InManW_must_be_at_most_2_pow_InExpW u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__InManW_must_be_at_most_2_pow_InExpW)
     end
     if (OutExpW < 2 || OutExpW > 30) begin : gen_check_out_exp_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__OutExpW_must_be_2_to_30");
-      `else
-        fp_f2f__OutExpW_must_be_2_to_30 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__OutExpW_must_be_2_to_30)
     end
     if (OutManW < 2) begin : gen_check_out_man_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__OutManW_must_be_at_least_2");
-      `else
-        fp_f2f__OutManW_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__OutManW_must_be_at_least_2)
     end
     if (OutExpW >= 2 && OutExpW <= 30 && OutManW > (1 << OutExpW)) begin : gen_check_out_exp_range
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__OutManW_must_be_at_most_2_pow_OutExpW");
-      `else
-        fp_f2f__OutManW_must_be_at_most_2_pow_OutExpW u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__OutManW_must_be_at_most_2_pow_OutExpW)
     end
     if (Latency < 0) begin : gen_check_latency
-      `ifdef VERILATOR
-        $fatal(1, "fp_f2f__Latency_must_be_at_least_0");
-      `else
-        fp_f2f__Latency_must_be_at_least_0 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_f2f__Latency_must_be_at_least_0)
     end
   endgenerate
 

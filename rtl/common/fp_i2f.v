@@ -14,6 +14,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module fp_i2f #(
   parameter integer ExpW    = 8,
@@ -44,32 +45,16 @@ module fp_i2f #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_i2f__ExpW_must_be_2_to_30");
-      `else
-        fp_i2f__ExpW_must_be_2_to_30 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_i2f__ExpW_must_be_2_to_30)
     end
     if (ManW < 2) begin : gen_check_man_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_i2f__ManW_must_be_at_least_2");
-      `else
-        fp_i2f__ManW_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_i2f__ManW_must_be_at_least_2)
     end
     if (ExpW >= 2 && ExpW <= 30 && ManW > (1 << ExpW)) begin : gen_check_exp_range
-      `ifdef VERILATOR
-        $fatal(1, "fp_i2f__ManW_must_be_at_most_2_pow_ExpW");
-      `else
-        fp_i2f__ManW_must_be_at_most_2_pow_ExpW u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_i2f__ManW_must_be_at_most_2_pow_ExpW)
     end
     if (Latency < 0) begin : gen_check_latency
-      `ifdef VERILATOR
-        $fatal(1, "fp_i2f__Latency_must_be_at_least_0");
-      `else
-        fp_i2f__Latency_must_be_at_least_0 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_i2f__Latency_must_be_at_least_0)
     end
   endgenerate
 

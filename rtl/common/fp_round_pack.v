@@ -27,6 +27,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module fp_round_pack #(
   parameter integer ExpW = 8,
@@ -57,39 +58,19 @@ module fp_round_pack #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (ExpW < 2 || ExpW > 30) begin : gen_check_exp_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_round_pack__ExpW_must_be_2_to_30");
-      `else
-        fp_round_pack__ExpW_must_be_2_to_30 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_round_pack__ExpW_must_be_2_to_30)
     end
     if (ManW < 2) begin : gen_check_man_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_round_pack__ManW_must_be_at_least_2");
-      `else
-        fp_round_pack__ManW_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_round_pack__ManW_must_be_at_least_2)
     end
     if (InW < ManW + 3) begin : gen_check_in_w
-      `ifdef VERILATOR
-        $fatal(1, "fp_round_pack__InW_must_be_at_least_ManW_plus_3");
-      `else
-        fp_round_pack__InW_must_be_at_least_ManW_plus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_round_pack__InW_must_be_at_least_ManW_plus_3)
     end
     if (EW < ExpW + 2) begin : gen_check_ew
-      `ifdef VERILATOR
-        $fatal(1, "fp_round_pack__EW_must_be_at_least_ExpW_plus_2");
-      `else
-        fp_round_pack__EW_must_be_at_least_ExpW_plus_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_round_pack__EW_must_be_at_least_ExpW_plus_2)
     end
     if (EW <= $clog2(InW + 1)) begin : gen_check_ew_shift
-      `ifdef VERILATOR
-        $fatal(1, "fp_round_pack__EW_must_exceed_clog2_of_InW_plus_1");
-      `else
-        fp_round_pack__EW_must_exceed_clog2_of_InW_plus_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(fp_round_pack__EW_must_exceed_clog2_of_InW_plus_1)
     end
   endgenerate
 

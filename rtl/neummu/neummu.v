@@ -50,6 +50,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module neummu #(
   parameter integer Walkers    = 4,
@@ -137,67 +138,31 @@ module neummu #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Walkers < 1) begin : gen_check_walkers
-      `ifdef VERILATOR
-        $fatal(1, "neummu__Walkers_must_be_at_least_1");
-      `else
-        neummu__Walkers_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__Walkers_must_be_at_least_1)
     end
     if (Slots < 0) begin : gen_check_slots
-      `ifdef VERILATOR
-        $fatal(1, "neummu__Slots_must_be_at_least_0");
-      `else
-        neummu__Slots_must_be_at_least_0 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__Slots_must_be_at_least_0)
     end
     if (TpReg != 0 && TpReg != 1) begin : gen_check_tp_reg
-      `ifdef VERILATOR
-        $fatal(1, "neummu__TpReg_must_be_0_or_1");
-      `else
-        neummu__TpReg_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__TpReg_must_be_0_or_1)
     end
     if (TlbEntries < 1 || (TlbEntries & (TlbEntries - 1)) != 0) begin : gen_check_tlb_entries
-      `ifdef VERILATOR
-        $fatal(1, "neummu__TlbEntries_must_be_a_power_of_2");
-      `else
-        neummu__TlbEntries_must_be_a_power_of_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__TlbEntries_must_be_a_power_of_2)
     end
     if (TlbWays < 1 || (TlbWays & (TlbWays - 1)) != 0) begin : gen_check_tlb_ways
-      `ifdef VERILATOR
-        $fatal(1, "neummu__TlbWays_must_be_a_power_of_2");
-      `else
-        neummu__TlbWays_must_be_a_power_of_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__TlbWays_must_be_a_power_of_2)
     end
     if (TlbEntries < TlbWays) begin : gen_check_tlb_sets
-      `ifdef VERILATOR
-        $fatal(1, "neummu__TlbEntries_must_be_at_least_TlbWays");
-      `else
-        neummu__TlbEntries_must_be_at_least_TlbWays u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__TlbEntries_must_be_at_least_TlbWays)
     end
     if (Tlb2M < 1) begin : gen_check_tlb_2m
-      `ifdef VERILATOR
-        $fatal(1, "neummu__Tlb2M_must_be_at_least_1");
-      `else
-        neummu__Tlb2M_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__Tlb2M_must_be_at_least_1)
     end
     if (TlbLatency < 1) begin : gen_check_tlb_latency
-      `ifdef VERILATOR
-        $fatal(1, "neummu__TlbLatency_must_be_at_least_1");
-      `else
-        neummu__TlbLatency_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__TlbLatency_must_be_at_least_1)
     end
     if (IdW < 1) begin : gen_check_id_w
-      `ifdef VERILATOR
-        $fatal(1, "neummu__IdW_must_be_at_least_1");
-      `else
-        neummu__IdW_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neummu__IdW_must_be_at_least_1)
     end
   endgenerate
 

@@ -17,6 +17,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nmmu_pts #(
   parameter integer N = 4
@@ -37,11 +38,7 @@ module nmmu_pts #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (N < 1) begin : gen_check_n
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_pts__N_must_be_at_least_1");
-      `else
-        nmmu_pts__N_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_pts__N_must_be_at_least_1)
     end
   endgenerate
 

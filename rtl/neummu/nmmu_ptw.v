@@ -39,6 +39,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nmmu_ptw #(
   parameter integer Slots = 4,
@@ -117,25 +118,13 @@ module nmmu_ptw #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Slots < 0) begin : gen_check_slots
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_ptw__Slots_must_be_at_least_0");
-      `else
-        nmmu_ptw__Slots_must_be_at_least_0 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_ptw__Slots_must_be_at_least_0)
     end
     if (TpReg != 0 && TpReg != 1) begin : gen_check_tp_reg
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_ptw__TpReg_must_be_0_or_1");
-      `else
-        nmmu_ptw__TpReg_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_ptw__TpReg_must_be_0_or_1)
     end
     if (IdW < 1) begin : gen_check_id_w
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_ptw__IdW_must_be_at_least_1");
-      `else
-        nmmu_ptw__IdW_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_ptw__IdW_must_be_at_least_1)
     end
   endgenerate
 

@@ -36,6 +36,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nmmu_tlb #(
   parameter integer Entries   = 64,
@@ -93,32 +94,16 @@ module nmmu_tlb #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Entries < 1 || (Entries & (Entries - 1)) != 0) begin : gen_check_entries
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_tlb__Entries_must_be_a_power_of_2");
-      `else
-        nmmu_tlb__Entries_must_be_a_power_of_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_tlb__Entries_must_be_a_power_of_2)
     end
     if (Ways < 1 || (Ways & (Ways - 1)) != 0) begin : gen_check_ways
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_tlb__Ways_must_be_a_power_of_2");
-      `else
-        nmmu_tlb__Ways_must_be_a_power_of_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_tlb__Ways_must_be_a_power_of_2)
     end
     if (Entries < Ways) begin : gen_check_sets
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_tlb__Entries_must_be_at_least_Ways");
-      `else
-        nmmu_tlb__Entries_must_be_at_least_Ways u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_tlb__Entries_must_be_at_least_Ways)
     end
     if (Entries2M < 1) begin : gen_check_entries_2m
-      `ifdef VERILATOR
-        $fatal(1, "nmmu_tlb__Entries2M_must_be_at_least_1");
-      `else
-        nmmu_tlb__Entries2M_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nmmu_tlb__Entries2M_must_be_at_least_1)
     end
   endgenerate
 

@@ -36,6 +36,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module neunoc #(
   parameter integer K      = 4,
@@ -88,75 +89,35 @@ module neunoc #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (K < 1) begin : gen_check_k
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__K_must_be_at_least_1");
-      `else
-        neunoc__K_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__K_must_be_at_least_1)
     end
     if (Cols < 1) begin : gen_check_cols
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__Cols_must_be_at_least_1");
-      `else
-        neunoc__Cols_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__Cols_must_be_at_least_1)
     end
     if (Rows < 1) begin : gen_check_rows
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__Rows_must_be_at_least_1");
-      `else
-        neunoc__Rows_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__Rows_must_be_at_least_1)
     end
     if (V < 1) begin : gen_check_v
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__V_must_be_at_least_1");
-      `else
-        neunoc__V_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__V_must_be_at_least_1)
     end
     if (Depth < 2) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__Depth_must_be_at_least_2");
-      `else
-        neunoc__Depth_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__Depth_must_be_at_least_2)
     end
     if (DataW < 1) begin : gen_check_data_w
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__DataW_must_be_at_least_1");
-      `else
-        neunoc__DataW_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__DataW_must_be_at_least_1)
     end
     if (TagW < 1) begin : gen_check_tag_w
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__TagW_must_be_at_least_1");
-      `else
-        neunoc__TagW_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__TagW_must_be_at_least_1)
     end
     if (CntW < 1) begin : gen_check_cnt_w
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__CntW_must_be_at_least_1");
-      `else
-        neunoc__CntW_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__CntW_must_be_at_least_1)
     end
     if (Pack != 0 && Pack != 1) begin : gen_check_pack
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__Pack_must_be_0_or_1");
-      `else
-        neunoc__Pack_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__Pack_must_be_0_or_1)
     end
     if (NR != NRD || NP != NRD * K || RIdW != RIdWD || PIdW != PIdWD || HdrW != HdrWD ||
         PW != PWD || FlitW != PWD + NnocTypeBits) begin : gen_check_derived
-      `ifdef VERILATOR
-        $fatal(1, "neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set");
-      `else
-        neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set)
     end
   endgenerate
 

@@ -19,6 +19,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_inject #(
   parameter integer V         = 2,
@@ -51,32 +52,16 @@ module nnoc_inject #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (V < 1) begin : gen_check_v
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_inject__V_must_be_at_least_1");
-      `else
-        nnoc_inject__V_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_inject__V_must_be_at_least_1)
     end
     if (Depth < 1) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_inject__Depth_must_be_at_least_1");
-      `else
-        nnoc_inject__Depth_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_inject__Depth_must_be_at_least_1)
     end
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3");
-      `else
-        nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_inject__VcW_is_derived_and_must_not_be_set");
-      `else
-        nnoc_inject__VcW_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_inject__VcW_is_derived_and_must_not_be_set)
     end
   endgenerate
 

@@ -49,6 +49,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_mesh_router #(
   parameter integer Cols      = 2,
@@ -98,47 +99,23 @@ module nnoc_mesh_router #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Cols < 1) begin : gen_check_cols
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__Cols_must_be_at_least_1");
-      `else
-        nnoc_mesh_router__Cols_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__Cols_must_be_at_least_1)
     end
     if (Rows < 1) begin : gen_check_rows
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__Rows_must_be_at_least_1");
-      `else
-        nnoc_mesh_router__Rows_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__Rows_must_be_at_least_1)
     end
     if (V < 1) begin : gen_check_v
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__V_must_be_at_least_1");
-      `else
-        nnoc_mesh_router__V_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__V_must_be_at_least_1)
     end
     if (Depth < 2) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__Depth_must_be_at_least_2");
-      `else
-        nnoc_mesh_router__Depth_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__Depth_must_be_at_least_2)
     end
     if (SingleBit < NR || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3");
-      `else
-        nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set");
-      `else
-        nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set)
     end
   endgenerate
 

@@ -12,6 +12,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_mesh_router_xy #(
   parameter integer Cols      = 2,
@@ -50,18 +51,10 @@ module nnoc_mesh_router_xy #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (X < 0 || X > Cols - 1) begin : gen_check_x
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router_xy__X_must_be_0_to_Cols_minus_1");
-      `else
-        nnoc_mesh_router_xy__X_must_be_0_to_Cols_minus_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router_xy__X_must_be_0_to_Cols_minus_1)
     end
     if (Y < 0 || Y > Rows - 1) begin : gen_check_y
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_mesh_router_xy__Y_must_be_0_to_Rows_minus_1");
-      `else
-        nnoc_mesh_router_xy__Y_must_be_0_to_Rows_minus_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_mesh_router_xy__Y_must_be_0_to_Rows_minus_1)
     end
   endgenerate
 

@@ -22,6 +22,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_pack #(
   parameter integer FlitW = 24,
@@ -49,11 +50,7 @@ module nnoc_pack #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (CntW < 1 || CntW > FlitW - NnocTypeBits) begin : gen_check_cnt_w
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_pack__CntW_must_be_1_to_FlitW_minus_2");
-      `else
-        nnoc_pack__CntW_must_be_1_to_FlitW_minus_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_pack__CntW_must_be_1_to_FlitW_minus_2)
     end
   endgenerate
 

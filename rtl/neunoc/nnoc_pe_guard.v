@@ -24,6 +24,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_pe_guard #(
   parameter integer FlitW     = 24,
@@ -55,32 +56,16 @@ module nnoc_pe_guard #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (NR < 1) begin : gen_check_nr
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_pe_guard__NR_must_be_at_least_1");
-      `else
-        nnoc_pe_guard__NR_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_pe_guard__NR_must_be_at_least_1)
     end
     if (K < 1) begin : gen_check_k
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_pe_guard__K_must_be_at_least_1");
-      `else
-        nnoc_pe_guard__K_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_pe_guard__K_must_be_at_least_1)
     end
     if (SingleBit < NR + K || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3");
-      `else
-        nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3)
     end
     if (Depth < 2) begin : gen_check_depth
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_pe_guard__Depth_must_be_at_least_2");
-      `else
-        nnoc_pe_guard__Depth_must_be_at_least_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_pe_guard__Depth_must_be_at_least_2)
     end
   endgenerate
 

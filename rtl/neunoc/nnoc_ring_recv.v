@@ -18,6 +18,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_ring_recv #(
   parameter integer FlitW     = 24,
@@ -48,32 +49,16 @@ module nnoc_ring_recv #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_ring_recv__SingleBit_must_be_0_to_FlitW_minus_3");
-      `else
-        nnoc_ring_recv__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_ring_recv__SingleBit_must_be_0_to_FlitW_minus_3)
     end
     if (K < 1) begin : gen_check_k
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_ring_recv__K_must_be_at_least_1");
-      `else
-        nnoc_ring_recv__K_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_ring_recv__K_must_be_at_least_1)
     end
     if (K >= 1 && (Pos < 0 || Pos > K - 1)) begin : gen_check_pos
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_ring_recv__Pos_must_be_0_to_K_minus_1");
-      `else
-        nnoc_ring_recv__Pos_must_be_0_to_K_minus_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_ring_recv__Pos_must_be_0_to_K_minus_1)
     end
     if (PeBit < 0 || PeBit + K > FlitW - NnocTypeBits) begin : gen_check_pe_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_ring_recv__PeBit_plus_K_must_be_at_most_FlitW_minus_2");
-      `else
-        nnoc_ring_recv__PeBit_plus_K_must_be_at_most_FlitW_minus_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_ring_recv__PeBit_plus_K_must_be_at_most_FlitW_minus_2)
     end
   endgenerate
 

@@ -17,6 +17,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_ring_send #(
   parameter integer FlitW     = 24,
@@ -44,11 +45,7 @@ module nnoc_ring_send #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3");
-      `else
-        nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3)
     end
   endgenerate
   localparam [1:0] OwnNone = 2'd0, OwnUp = 2'd1, OwnPe = 2'd2;

@@ -22,6 +22,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_route #(
   parameter integer Cols = 2,
@@ -44,26 +45,14 @@ module nnoc_route #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Cols < 1) begin : gen_check_cols
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_route__Cols_must_be_at_least_1");
-      `else
-        nnoc_route__Cols_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_route__Cols_must_be_at_least_1)
     end
     if (Rows < 1) begin : gen_check_rows
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_route__Rows_must_be_at_least_1");
-      `else
-        nnoc_route__Rows_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_route__Rows_must_be_at_least_1)
     end
     if (XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_xw_yw
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_route__XW_and_YW_are_derived_and_must_not_be_set");
-      `else
-        nnoc_route__XW_and_YW_are_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_route__XW_and_YW_are_derived_and_must_not_be_set)
     end
   endgenerate
 

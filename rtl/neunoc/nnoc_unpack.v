@@ -15,6 +15,7 @@
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
+`include "cc_param_check.vh"
 
 module nnoc_unpack #(
   parameter integer FlitW = 24,
@@ -39,11 +40,7 @@ module nnoc_unpack #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (CntW < 1 || CntW > FlitW - NnocTypeBits) begin : gen_check_cnt_w
-      `ifdef VERILATOR
-        $fatal(1, "nnoc_unpack__CntW_must_be_1_to_FlitW_minus_2");
-      `else
-        nnoc_unpack__CntW_must_be_1_to_FlitW_minus_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(nnoc_unpack__CntW_must_be_1_to_FlitW_minus_2)
     end
   endgenerate
 

@@ -1,4 +1,5 @@
 `default_nettype none
+`include "cc_param_check.vh"
 // smx_param_check -- the elaboration-time parameter checks of every Softermax top.
 //
 // Purpose: each top of the block (softermax, softermax_unnormed, softermax_norm and the fp16
@@ -42,81 +43,37 @@ module smx_param_check #(
 
   generate
     if (Vec < 1 || Vec > SmxMaxVec) begin : gen_check_vec
-      `ifdef VERILATOR
-        $fatal(1, "softermax__Vec_must_be_1_to_64");
-      `else
-        softermax__Vec_must_be_1_to_64 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__Vec_must_be_1_to_64)
     end
     if (MaxLen < 1) begin : gen_check_max_len
-      `ifdef VERILATOR
-        $fatal(1, "softermax__MaxLen_must_be_at_least_1");
-      `else
-        softermax__MaxLen_must_be_at_least_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__MaxLen_must_be_at_least_1)
     end
     if (InWidth > 16) begin : gen_check_in_width
-      `ifdef VERILATOR
-        $fatal(1, "softermax__InWidth_must_be_at_most_16");
-      `else
-        softermax__InWidth_must_be_at_most_16 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__InWidth_must_be_at_most_16)
     end
     if (InFrac < 2 || InFrac > InWidth - 2) begin : gen_check_in_frac
-      `ifdef VERILATOR
-        $fatal(1, "softermax__InFrac_must_be_2_to_InWidth_minus_2");
-      `else
-        softermax__InFrac_must_be_2_to_InWidth_minus_2 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__InFrac_must_be_2_to_InWidth_minus_2)
     end
     if (RecipSegBits < 2 || RecipSegBits > 4) begin : gen_check_recip_seg_bits
-      `ifdef VERILATOR
-        $fatal(1, "softermax__RecipSegBits_must_be_2_to_4");
-      `else
-        softermax__RecipSegBits_must_be_2_to_4 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__RecipSegBits_must_be_2_to_4)
     end
     if (SumFrac < 6 || SumFrac > 13) begin : gen_check_sum_frac
-      `ifdef VERILATOR
-        $fatal(1, "softermax__SumFrac_must_be_6_to_13");
-      `else
-        softermax__SumFrac_must_be_6_to_13 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__SumFrac_must_be_6_to_13)
     end
     if (CntW >= 0 && CntW != ExpCntW) begin : gen_check_cnt_w
-      `ifdef VERILATOR
-        $fatal(1, "softermax__CntW_is_derived_and_must_not_be_set");
-      `else
-        softermax__CntW_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__CntW_is_derived_and_must_not_be_set)
     end
     if (DWidth >= 0 && DWidth != ExpDWidth) begin : gen_check_d_width
-      `ifdef VERILATOR
-        $fatal(1, "softermax__DWidth_is_derived_and_must_not_be_set");
-      `else
-        softermax__DWidth_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__DWidth_is_derived_and_must_not_be_set)
     end
     if (MWidth >= 0 && MWidth != ExpMWidth) begin : gen_check_m_width
-      `ifdef VERILATOR
-        $fatal(1, "softermax__MWidth_is_derived_and_must_not_be_set");
-      `else
-        softermax__MWidth_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__MWidth_is_derived_and_must_not_be_set)
     end
     if (MaxSlices >= 0 && MaxSlices != ExpMaxSlices) begin : gen_check_max_slices
-      `ifdef VERILATOR
-        $fatal(1, "softermax__MaxSlices_is_derived_and_must_not_be_set");
-      `else
-        softermax__MaxSlices_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__MaxSlices_is_derived_and_must_not_be_set)
     end
     if (SliceW >= 0 && SliceW != ExpSliceW) begin : gen_check_slice_w
-      `ifdef VERILATOR
-        $fatal(1, "softermax__SliceW_is_derived_and_must_not_be_set");
-      `else
-        softermax__SliceW_is_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax__SliceW_is_derived_and_must_not_be_set)
     end
   endgenerate
 endmodule

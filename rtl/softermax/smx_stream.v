@@ -1,4 +1,5 @@
 `default_nettype none
+`include "cc_param_check.vh"
 // smx_stream -- the streaming structure of both Softermax tops: softermax (Fp16 = 0) and the
 //   fp16 baseline softermax_fp16_baseline (Fp16 = 1) are this module with their own units.
 //
@@ -68,22 +69,14 @@ module smx_stream #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Fp16 < 0 || Fp16 > 1) begin : gen_check_fp16
-      `ifdef VERILATOR
-        $fatal(1, "smx_stream__Fp16_must_be_0_or_1");
-      `else
-        smx_stream__Fp16_must_be_0_or_1 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(smx_stream__Fp16_must_be_0_or_1)
     end
     if ((Fp16 != 0 && (XW != Smx16Bits || YW != Smx16Bits || MW != Smx16Bits ||
                        DW != Smx16Bits)) ||
         (Fp16 == 0 && (XW != InWidth || YW != SmxYBits || MW != InWidth - InFrac + 1 ||
                        DW != SmxDInt + SumFrac)) ||
         CntW != $clog2(Vec + 1)) begin : gen_check_derived
-      `ifdef VERILATOR
-        $fatal(1, "smx_stream__XW_YW_MW_DW_CntW_are_derived_and_must_not_be_set");
-      `else
-        smx_stream__XW_YW_MW_DW_CntW_are_derived_and_must_not_be_set u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(smx_stream__XW_YW_MW_DW_CntW_are_derived_and_must_not_be_set)
     end
   endgenerate
 

@@ -1,4 +1,5 @@
 `default_nettype none
+`include "cc_param_check.vh"
 // softermax_fp16_op -- one IEEE binary16 operation of the fp16 baseline, combinational:
 //   y = a op b, round to nearest even.
 //
@@ -30,11 +31,7 @@ module softermax_fp16_op #(
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
     if (Op < OpMax || Op > OpDiv) begin : gen_check_op
-      `ifdef VERILATOR
-        $fatal(1, "softermax_fp16_op__Op_must_be_0_to_4");
-      `else
-        softermax_fp16_op__Op_must_be_0_to_4 u_param_error ();
-      `endif
+      `CC_PARAM_FAIL(softermax_fp16_op__Op_must_be_0_to_4)
     end
   endgenerate
 

@@ -194,6 +194,22 @@ CASES = [
     ("softermax_fp16_op", {"Op": 5}, "softermax_fp16_op__Op_must_be_0_to_4"),
     ("smx_stream", {"Fp16": 2}, "smx_stream__Fp16_must_be_0_or_1"),
     ("smx_stream", {"XW": 9}, "smx_stream__XW_YW_MW_DW_CntW_are_derived_and_must_not_be_set"),
+    # ---- the AXI shell (rtl/common) and the blocks' AXI tops
+    ("cc_axi_burst_gen", {"AddrW": 12}, "cc_axi_burst_gen__AddrW_must_be_at_least_16"),
+    ("cc_axi_burst_gen", {"DataW": 48}, "cc_axi_burst_gen__DataW_must_be_a_power_of_two_8_to_1024"),
+    ("cc_axi_burst_gen", {"BeatsW": 8}, "cc_axi_burst_gen__BeatsW_must_be_at_least_16"),
+    ("cc_axi_burst_gen", {"MaxBurst": 512},
+     "cc_axi_burst_gen__MaxBurst_must_be_a_power_of_two_1_to_256"),
+    ("cc_axi_burst_gen", {"Outstanding": 0}, "cc_axi_burst_gen__Outstanding_must_be_1_to_255"),
+    ("cc_axi_rd_master", {"Id": 2}, "cc_axi_rd_master__Id_must_fit_in_IdW_bits"),
+    ("cc_axi_wr_master", {"Id": 2}, "cc_axi_wr_master__Id_must_fit_in_IdW_bits"),
+    ("cc_axil_slave", {"AddrW": 2}, "cc_axil_slave__AddrW_must_be_at_least_3"),
+    ("softermax_axi", {"Vec": 6}, "softermax_axi__Vec_must_be_a_power_of_two_4_to_128"),
+    ("softermax_axi", {"AxiAddrW": 8}, "softermax_axi__AxiAddrW_must_be_16_to_64"),
+    ("softermax_axi", {"AxiDataW": 64}, "softermax_axi__AxiDataW_is_derived_do_not_set"),
+    ("neummu_axi", {"AxiAddrW": 60}, "neummu_axi__AxiAddrW_must_be_16_to_52"),
+    ("neunoc_axi", {"TW": 32}, "neunoc_axi__TW_is_derived_do_not_set"),
+    ("neunoc_axi", {"QuietCycles": 0}, "neunoc_axi__QuietCycles_must_be_1_to_65535"),
 ]
 
 # The format and latency rules every arithmetic float unit shares.

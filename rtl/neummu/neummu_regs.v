@@ -18,7 +18,7 @@
 //              0x24  CYC_STALL    VAL[31:0] r, hw input
 //              0x28  RD_BURSTS    VAL[31:0] r, hw input
 //              0x2C  WR_BURSTS    VAL[31:0] r, hw input
-//              0x40  CFG          TPREG[16] rw 1'h1, SLOTS[15:8] rw, WALKERS[7:0] rw
+//              0x40  CFG          TPREG[16] rw 1'h1, SLOTS[15:8] rw 8'hff, WALKERS[7:0] rw
 //              0x44  ROOT_PPN_LO  VAL[31:0] rw
 //              0x48  ROOT_PPN_HI  VAL[7:0] rw
 //              0x4C  INV_VA_LO    VAL[31:0] rw
@@ -338,7 +338,7 @@ module neummu_regs #(
       intr_test_done_q    <= 1'h0;
       intr_test_error_q   <= 1'h0;
       cfg_walkers_q       <= 8'h00;
-      cfg_slots_q         <= 8'h00;
+      cfg_slots_q         <= 8'hff;
       cfg_tpreg_q         <= 1'h1;
       root_ppn_lo_val_q   <= 32'h00000000;
       root_ppn_hi_val_q   <= 8'h00;

@@ -21,11 +21,12 @@ import tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Keys a description may have; anything else is a typo and fails loudly.
-TOP_KEYS = {"name", "title", "kind", "prefix", "top", "rtl", "docs", "lists", "synth",
-            "workload", "bench", "harness"}
+TOP_KEYS = {"name", "title", "kind", "prefix", "top", "rtl", "docs", "lists", "synth", "fpga",
+            "workload", "axi", "bench", "harness"}
 HARNESS_KEYS = {"top", "cpp", "params", "verilog", "cflags", "deps", "trace", "bench", "fusesoc"}
 WORKLOAD_KEYS = {"title", "make", "harness", "run", "match", "cycles", "metric", "area"}
 BENCH_KEYS = {"script", "outputs"}
+AXI_KEYS = {"title", "make", "harness", "run"}
 KINDS = ("block", "shared")
 
 
@@ -119,12 +120,23 @@ class Block:
         self.docs = list(d.get("docs", []))
         self.lists = list(d.get("lists", []))
         self.synth_text = d.get("synth", "")
+        self.fpga_text = d.get("fpga", "")      # optional: place-and-route configurations
         self.workload = d.get("workload")
         if self.workload is not None:
             bad = set(self.workload) - WORKLOAD_KEYS
             if bad:
                 raise DescriptionError("%s: [workload]: unknown key(s) %s"
                                        % (self.path, ", ".join(sorted(bad))))
+        # optional: the default workload run from C through the AXI top and its driver
+        # (make sim-<blk>-axi; docs/axi_shell.md)
+        self.axi = d.get("axi")
+        if self.axi is not None:
+            bad = set(self.axi) - AXI_KEYS
+            if bad:
+                raise DescriptionError("%s: [axi]: unknown key(s) %s" % (self.path, sorted(bad)))
+            for k in ("harness", "run"):
+                if k not in self.axi:
+                    raise DescriptionError("%s: [axi]: missing key '%s'" % (self.path, k))
         self.bench = d.get("bench")
         if self.bench is not None:
             bad = set(self.bench) - BENCH_KEYS
@@ -158,12 +170,22 @@ class Block:
 
     def synth_configs(self):
         """(line number, text) of each synthesis configuration line (synth/run_synth.py format)."""
-        out = []
-        for i, raw in enumerate(self.synth_text.splitlines(), 1):
-            line = raw.split("#", 1)[0].strip()
-            if line:
-                out.append((i, line))
-        return out
+        return config_lines(self.synth_text)
+
+    def fpga_configs(self):
+        """(line number, text) of each FPGA place-and-route configuration line (scripts/fpga.py;
+        same syntax as 'synth'); none when the description has no 'fpga' key."""
+        return config_lines(self.fpga_text)
+
+
+def config_lines(text):
+    """(line number, text) of the non-empty lines of a multi-line key, '#' comments removed."""
+    out = []
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            out.append((i, line))
+    return out
 
 
 def load(root=None):
@@ -290,6 +312,14 @@ def make_fragment(blocks, build=None):
             w("bench-%s: build-%s $(BENCH_BINS_%s)" % (n, n, n))
             w("\t@mkdir -p $(BUILD)/bench")
             w("\t@python3 %s" % b.bench["script"])
+        if b.axi:
+            h = b.axi["harness"]
+            prep = b.axi.get("make", "true").replace("{b}", "$(BUILD)")
+            w("AXI_BLOCKS += %s" % n)
+            w("sim-%s-axi: build-%s" % (n, n))
+            w("\t@mkdir -p $(BUILD)/work && %s && $(BUILD)/tb/%s/%s %s" % (
+                prep, h, h, b.axi["run"].replace("{b}", "$(BUILD)")))
+            w(".PHONY: sim-%s-axi" % n)
         if b.workload:
             w("WORKLOAD_BLOCKS += %s" % n)
             w("sim-%s: build-%s" % (n, n))

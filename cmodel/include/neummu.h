@@ -69,6 +69,10 @@ uint64_t nmmu_mem_read(const nmmu_mem_t *m, uint64_t pa);
 void nmmu_mem_write(nmmu_mem_t *m, uint64_t pa, uint64_t val);
 /* Number of nonzero words (what a saved image lists). */
 size_t nmmu_mem_words(const nmmu_mem_t *m);
+/* Calls fn(ctx, pa, value) once for every nonzero word, in no particular order (a driver copies
+ * the tables into device memory with it). */
+void nmmu_mem_foreach(const nmmu_mem_t *m, void (*fn)(void *ctx, uint64_t pa, uint64_t val),
+                      void *ctx);
 
 /* Image file (text, '#' starts a comment, blank lines ignored):
  *   nmmu-image 1                 first non-comment line

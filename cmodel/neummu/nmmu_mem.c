@@ -123,3 +123,9 @@ void nmmu_mem_write(nmmu_mem_t *m, uint64_t pa, uint64_t val) {
 }
 
 size_t nmmu_mem_words(const nmmu_mem_t *m) { return m->nonzero; }
+
+void nmmu_mem_foreach(const nmmu_mem_t *m, void (*fn)(void *ctx, uint64_t pa, uint64_t val),
+                      void *ctx) {
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slots[i].key != EMPTY && m->slots[i].val) fn(ctx, m->slots[i].key, m->slots[i].val);
+}

@@ -25,16 +25,49 @@ int nmmu_drv_open(nmmu_dev_t *d, accel_bus *bus, unsigned window) {
 typedef struct {
   accel_bus *bus;
   int bad;
+  uint64_t *pages; /* table pages (4 KB frames) of the image, while they are collected */
+  size_t n, cap;
 } load_ctx_t;
+
+static void note_page(void *ctx, uint64_t pa, uint64_t val) {
+  load_ctx_t *c = (load_ctx_t *)ctx;
+  (void)val;
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 256;
+    uint64_t *p = (uint64_t *)realloc(c->pages, cap * sizeof *p);
+    if (!p) {
+      c->bad = 1;
+      return;
+    }
+    c->pages = p;
+    c->cap = cap;
+  }
+  c->pages[c->n++] = pa >> NMMU_PAGE_SHIFT;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
 
 static void load_word(void *ctx, uint64_t pa, uint64_t val) {
   load_ctx_t *c = (load_ctx_t *)ctx;
   if (c->bus->mem_write(c->bus->ctx, pa, &val, sizeof val) != 0) c->bad = 1;
 }
 
+/* Table pages are zeroed first (the image lists nonzero words only; device memory may hold an
+ * older table there), then every nonzero word is written. */
 int nmmu_drv_load_tables(nmmu_dev_t *d, const nmmu_mem_t *img) {
-  load_ctx_t c = {d->bus, 0};
-  nmmu_mem_foreach(img, load_word, &c);
+  load_ctx_t c = {d->bus, 0, NULL, 0, 0};
+  static const uint8_t zero[1u << NMMU_PAGE_SHIFT];
+  nmmu_mem_foreach(img, note_page, &c);
+  if (c.n) qsort(c.pages, c.n, sizeof *c.pages, cmp_u64);
+  for (size_t i = 0; i < c.n && !c.bad; i++)
+    if ((i == 0 || c.pages[i] != c.pages[i - 1]) &&
+        d->bus->mem_write(d->bus->ctx, c.pages[i] << NMMU_PAGE_SHIFT, zero, sizeof zero) != 0)
+      c.bad = 1;
+  free(c.pages);
+  if (!c.bad) nmmu_mem_foreach(img, load_word, &c);
   return c.bad ? ACCEL_E_BUS : 0;
 }
 
@@ -57,15 +90,25 @@ int nmmu_drv_translate(nmmu_dev_t *d, const uint64_t *va, const uint8_t *is_writ
                        uint64_t *pa, uint8_t *status, uint64_t timeout) {
   accel_bus *b = d->bus;
   unsigned ids = d->window;
-  size_t *slot = (size_t *)malloc(ids * sizeof(size_t)); /* request index of each ID in flight */
-  if (!slot) return ACCEL_E_ARG;
+  /* request index of each ID in flight; an ID is reused only once its answer is in (answers
+   * come back in any order) */
+  size_t *slot = (size_t *)malloc(ids * sizeof(size_t));
+  unsigned char *busy = (unsigned char *)calloc(ids, 1);
+  if (!slot || !busy) {
+    free(slot);
+    free(busy);
+    return ACCEL_E_ARG;
+  }
   size_t sent = 0, got = 0;
   uint64_t quiet = 0;
-  int rc = 0;
+  /* START opens the batch: it clears the error status (so the batch's own first error is
+   * reported) and arms DONE, which comes when no translation is in flight */
+  int rc = accel_job_start(b);
   while (got < n && !rc) {
-    while (sent < n && sent - got < ids) {
+    while (sent < n && !busy[sent % ids]) {
       unsigned id = (unsigned)(sent % ids);
       slot[id] = sent;
+      busy[id] = 1;
       uint64_t data = (va[sent] & 0xFFFFFFFFFFFFull) | ((uint64_t)(is_write[sent] != 0) << 48);
       if (b->stream_send(b->ctx, 0, data, id, 1) != 0) rc = ACCEL_E_BUS;
       sent++;
@@ -81,19 +124,22 @@ int nmmu_drv_translate(nmmu_dev_t *d, const uint64_t *va, const uint8_t *is_writ
       else b->idle(b->ctx, 1);
     } else {
       quiet = 0;
-      size_t i = slot[id % ids];
+      if (id >= ids || !busy[id]) {
+        rc = ACCEL_E_BUS;  /* an answer to no request in flight */
+        break;
+      }
+      busy[id] = 0;
+      size_t i = slot[id];
       pa[i] = data & 0xFFFFFFFFFFFFFull;
       status[i] = (uint8_t)((data >> 52) & 3u);
       got++;
     }
   }
   free(slot);
+  free(busy);
   if (rc) return rc;
-  /* all answered: the block is idle; START arms DONE, which comes at once */
-  if ((rc = accel_job_start(b)) != 0) return rc;
-  rc = accel_job_wait(b, timeout);
-  /* a fault is an answer, not a driver failure: the statuses say which */
-  return (rc > 0 && (rc & 0xFF) == NMMU_ERR_FAULT) ? 0 : rc;
+  /* all answered: DONE is (or is about to be) set */
+  return accel_job_wait(b, timeout);
 }
 
 int nmmu_drv_stats(nmmu_dev_t *d, nmmu_drv_stats_t *s) {

@@ -25,17 +25,21 @@ typedef struct {
 } nmmu_dev_t;
 
 int nmmu_drv_open(nmmu_dev_t *d, accel_bus *bus, unsigned window);
-/* Copies every nonzero word of the page-table image into device memory at its physical
- * address (the image must have been built inside the device's memory window). */
+/* Copies the page-table image into device memory at its physical addresses: every table page
+ * it uses is zeroed, then every nonzero word written (the image must have been built inside
+ * the device's memory window, e.g. with nmmu_build's pt_base in it). */
 int nmmu_drv_load_tables(nmmu_dev_t *d, const nmmu_mem_t *img);
 /* Points the walkers at root_pa, sets walkers / merge slots / TPreg in use, drops every cached
  * translation and enables the request stream. */
 int nmmu_drv_config(nmmu_dev_t *d, uint64_t root_pa, unsigned walkers, unsigned slots, int tpreg);
 
 /* Translates n requests (va[i], is_write[i]) through the stream, at most d->window in flight,
- * and returns pa[i] and status[i] (NMMU_ST_*) in request order. Arms the DONE interrupt and
- * waits for it once all answers are in. 0, or an ACCEL_E_* code (timeout: a response did not
- * come within timeout idle steps). */
+ * and returns pa[i] and status[i] (NMMU_ST_*) in request order. Writes CTRL.START first (it
+ * clears the error status and arms DONE) and waits for DONE once all answers are in. Returns
+ * 0; the ERR_CODE word (> 0) of the batch's first error: NMMU_ERR_FAULT when a request faulted
+ * (the statuses say which; an answer, not a failure), NMMU_ERR_RANGE, or an AXI read error
+ * (0xF1, response in bits 9:8); or an ACCEL_E_* code (timeout: no response for timeout idle
+ * steps). */
 int nmmu_drv_translate(nmmu_dev_t *d, const uint64_t *va, const uint8_t *is_write, size_t n,
                        uint64_t *pa, uint8_t *status, uint64_t timeout);
 

@@ -1,0 +1,342 @@
+// tb_neummu_axi.cpp -- neummu_axi run from C through its driver (sw/neummu/nmmu_driver.h) over the
+// simulated bus (tb/common/tb_axi.h): AXI4-Lite registers, page-table walks served by the AXI4
+// memory model (random backpressure and latency, protocol checked), translation requests and
+// responses on the AXI4-Streams with random gaps and backpressure. Every response is checked
+// against the golden model (nmmu_translate on the same tables). Build-time configuration:
+// TB_Walkers, TB_Slots, TB_IdW, ... (rtl/neummu/block.toml, [harness.neummu_axi*]).
+//
+//   +workload=<trace> +image=<image>   the transfers of a DMA trace (sw/neummu/nmmu_trace) on the
+//                                      tables of its image (nmmu_ptgen), copied into the memory
+//                                      by the driver (make sim-neummu-axi); +max=N caps them
+//   (always)   +n random translations on random tables (4 KB and 2 MB pages, holes, read-only
+//              pages), in batches with random in-flight windows; the register map's errors;
+//              single-page and full invalidation after a table change; ENABLE gating; an AXI
+//              SLVERR on a table read and a table beyond the AXI address range (the walk faults,
+//              ERR_CODE says why) followed by good batches; a reset in the middle of a batch.
+// Last line: "N passed, N failed".
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "Vneummu_axi.h"
+#include "neummu.h"
+#include "neummu/neummu_regs.h"
+#include "neummu/nmmu_driver.h"
+#include "neummu/nmmu_trace.h"
+#include "tb_axi.h"
+#include "tb_lib.h"
+#include "tb_nmmu_pt.h"
+
+namespace {
+
+typedef Vneummu_axi Top;
+const uint64_t kMemBytes = 64u << 20;
+const uint64_t kTimeout = 200000;
+
+struct Env {
+  TbArgs a;
+  TbScore sc{"neummu_axi"};
+  TbSim<Top> sim;
+  TbCycle<Top> clk;
+  TbAxilMaster<Top> axil;
+  TbAxiMem<Top> mem;
+  TbAccelBus<Top> tb;
+  TbStreamQ req, rsp;
+  nmmu_dev_t dev;
+  explicit Env(const TbArgs &args)
+      : a(args), sim(args, 2000000000ull), clk(sim), axil(clk, &sc, 8, args.gap_pct, args.stall_pct),
+        mem(clk, &sc, kMemBytes, args.stall_pct, args.gap_pct), tb(clk, axil, &mem),
+        req(args.gap_pct), rsp(args.stall_pct) {
+    tb.add_send_port(&req);
+    tb.add_recv_port(&rsp);
+    tb.add_step(step, this);
+  }
+  accel_bus *bus() { return &tb.bus; }
+  // The streams: request source and response sink on the top's AXI4-Stream ports.
+  static void step(void *u, int ph) {
+    Env *e = static_cast<Env *>(u);
+    Top *t = e->sim.top;
+    if (ph == TB_RESET) {
+      e->req.valid = false;
+      t->s_axis_req_tvalid_i = 0;
+      t->m_axis_rsp_tready_i = 0;
+    } else if (ph == TB_DRIVE) {
+      t->s_axis_req_tvalid_i = e->req.src_valid();
+      if (e->req.valid) {
+        t->s_axis_req_tdata_i = e->req.front().data;
+        t->s_axis_req_tid_i = e->req.front().id;
+      } else {
+        t->s_axis_req_tdata_i = tb_rand();  // idle payload: anything
+      }
+      t->m_axis_rsp_tready_i = e->rsp.sink_ready();
+    } else if (ph == TB_SAMPLE) {
+      if (e->req.valid && t->s_axis_req_tready_o) e->req.src_taken();
+      if (t->m_axis_rsp_tvalid_o && e->rsp.ready) e->rsp.sink_take(t->m_axis_rsp_tdata_o, t->m_axis_rsp_tid_o, 1);
+    }
+  }
+};
+
+// Translates va[] through the driver and checks every answer against the model on img.
+// Returns the driver's result.
+int check_batch(Env &e, const nmmu_mem_t *img, const std::vector<uint64_t> &va,
+                const std::vector<uint8_t> &wr, uint64_t id, int expect_rc = -100) {
+  size_t n = va.size();
+  std::vector<uint64_t> pa(n, ~0ull);
+  std::vector<uint8_t> st(n, 0xFF);
+  int rc = nmmu_drv_translate(&e.dev, va.data(), wr.data(), n, pa.data(), st.data(), kTimeout);
+  bool any_fault = false;
+  long bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    nmmu_xlat_t x = nmmu_translate(img, va[i], wr[i]);
+    any_fault |= x.status != NMMU_ST_OK;
+    bool ok = pa[i] == x.pa && st[i] == x.status;
+    if (!e.sc.expect(ok, "response (pa, status) equals the model's", id) && bad++ < 4)
+      std::printf("  batch %" PRIu64 " request %zu va 0x%" PRIx64 " %c: expected pa 0x%" PRIx64
+                  " status %d, got pa 0x%" PRIx64 " status %d\n", id, i, va[i], wr[i] ? 'w' : 'r',
+                  x.pa, x.status, pa[i], st[i]);
+  }
+  int want = expect_rc != -100 ? expect_rc : (any_fault ? NMMU_ERR_FAULT : 0);
+  e.sc.check("batch result (0, or 0x01 when a request faulted)", id, static_cast<uint64_t>(want),
+             static_cast<uint64_t>(rc));
+  return rc;
+}
+
+// Random tables: a few 4 KB regions (some pages left out, some read-only) and 2 MB pages.
+struct RandTables {
+  nmmu_mem_t *mem;
+  std::vector<uint64_t> vas;   // mapped page VAs (4 KB granularity samples)
+  RandTables() : mem(nmmu_mem_new()) {
+    PtBuilder pb(mem, 0x100000);
+    uint64_t frame = 0x200000000ull;
+    for (int r = 0; r < 6; r++) {
+      uint64_t base = (static_cast<uint64_t>(tb_rand_range(1, 0x7FFF)) << 30) |
+                      (static_cast<uint64_t>(tb_rand_range(0, 511)) << 21);
+      if (tb_chance(30)) {
+        uint64_t fl = tb_chance(30) ? NMMU_PTE_U : (NMMU_PTE_W | NMMU_PTE_U);
+        pb.map2m(base, frame << 1, fl);
+        frame += 0x200000;
+        for (int k = 0; k < 8; k++) vas.push_back(base + (static_cast<uint64_t>(tb_rand_range(0, 511)) << 12));
+      } else {
+        int pages = static_cast<int>(tb_rand_range(4, 64));
+        for (int k = 0; k < pages; k++) {
+          uint64_t va = base + (static_cast<uint64_t>(k) << 12);
+          if (!tb_chance(10)) pb.map4k(va, frame, tb_chance(20) ? NMMU_PTE_U : (NMMU_PTE_W | NMMU_PTE_U));
+          frame += 0x1000;
+          vas.push_back(va);
+        }
+      }
+    }
+  }
+  ~RandTables() { nmmu_mem_free(mem); }
+  uint64_t random_va() {
+    if (tb_chance(3)) return tb_rand() & 0xFFFFFFFFF000ull;   // mostly unmapped
+    return vas[tb_rand_range(0, static_cast<uint32_t>(vas.size() - 1))] | tb_rand_range(0, 4095);
+  }
+};
+
+void make_batch(RandTables &t, size_t n, std::vector<uint64_t> *va, std::vector<uint8_t> *wr) {
+  va->resize(n);
+  wr->resize(n);
+  for (size_t i = 0; i < n; i++) {
+    (*va)[i] = t.random_va();
+    (*wr)[i] = tb_chance(30);
+  }
+}
+
+void load_and_config(Env &e, const nmmu_mem_t *img) {
+  e.sc.check("tables copied into memory", 0, 0, static_cast<uint64_t>(nmmu_drv_load_tables(&e.dev, img)));
+  e.sc.check("configuration", 0, 0,
+             static_cast<uint64_t>(nmmu_drv_config(&e.dev, nmmu_mem_root(img), 0, 0xFF, 1)));
+}
+
+void test_registers(Env &e) {
+  accel_bus *b = e.bus();
+  uint32_t v = 1;
+  e.sc.expect(b->read32(b->ctx, 0xFC, &v) != 0 && v == 0, "unmapped read: SLVERR, data 0", 0xFC);
+  e.sc.expect(b->write32(b->ctx, NEUMMU__HITS_OFFSET, 5) != 0, "write of a read-only counter: SLVERR", 0);
+  e.sc.check("INV reads 0", 0, 0, accel_rd(b, NEUMMU__INV_OFFSET));
+  uint32_t hw = accel_rd(b, NEUMMU__HWCFG_OFFSET);
+  e.sc.check("HWCFG.WALKERS", 0, TB_Walkers, hw & 0xFF);
+  e.sc.check("HWCFG.SLOTS", 0, TB_Slots, (hw >> 8) & 0xFF);
+  e.sc.check("HWCFG.TLB_ENTRIES", 0, TB_TlbEntries, hw >> 16);
+  e.sc.check("CFG reset value (all walkers, all slots, TPreg)", 0, 0x1FF00, accel_rd(b, NEUMMU__CFG_OFFSET));
+  accel_err_clear(b);
+}
+
+void test_tables(Env &e, uint64_t &id) {
+  RandTables t;
+  load_and_config(e, t.mem);
+  std::vector<uint64_t> va;
+  std::vector<uint8_t> wr;
+  long done = 0;
+  while (done < e.a.n) {
+    size_t n = tb_rand_range(1, 300);
+    e.dev.window = tb_rand_range(1, 1u << (TB_IdW < 8 ? TB_IdW : 8));
+    make_batch(t, n, &va, &wr);
+    check_batch(e, t.mem, va, wr, ++id);
+    done += static_cast<long>(n);
+    if (tb_chance(10)) {   // change a mapping: unmap a page (or remap it) and invalidate it
+      uint64_t v = t.vas[tb_rand_range(0, static_cast<uint32_t>(t.vas.size() - 1))];
+      nmmu_xlat_t x = nmmu_translate(t.mem, v, 0);
+      if (x.status == NMMU_ST_OK && !x.page_2m) {
+        PtBuilder pb(t.mem, nmmu_mem_root(t.mem));
+        uint64_t epa = pb.entry_pa(pb.table_for(v, 1), v, 1);
+        uint64_t nv = tb_chance(50) ? 0 : ((x.pa ^ 0x7000) & NMMU_PTE_FRAME) | NMMU_PTE_P | NMMU_PTE_W | NMMU_PTE_U;
+        nmmu_mem_write(t.mem, epa, nv);
+        e.mem.write(epa, &nv, 8);
+        accel_wr(e.bus(), NEUMMU__INV_VA_LO_OFFSET, static_cast<uint32_t>(v));
+        accel_wr(e.bus(), NEUMMU__INV_VA_HI_OFFSET, static_cast<uint32_t>(v >> 32));
+        accel_wr(e.bus(), NEUMMU__INV_OFFSET, NEUMMU__INV__PAGE_bm);
+        std::vector<uint64_t> one(4, v);
+        std::vector<uint8_t> rw(4, 0);
+        check_batch(e, t.mem, one, rw, ++id);
+      }
+    }
+  }
+  nmmu_drv_stats_t s;
+  nmmu_drv_stats(&e.dev, &s);
+  e.sc.expect(s.walks > 0 && s.reads >= s.walks, "counters: walks, and at least one read a walk", s.walks);
+  std::printf("random: %ld translations; hits %u walks %u merges %u reads %u faults %u\n", done,
+              s.hits, s.walks, s.merges, s.reads, s.faults);
+}
+
+void test_enable_and_errors(Env &e, uint64_t &id) {
+  accel_bus *b = e.bus();
+  RandTables t;
+  load_and_config(e, t.mem);
+  // ENABLE = 0: a request waits; ENABLE = 1: it is answered
+  accel_wr(b, NEUMMU__ENABLE_OFFSET, 0);
+  b->stream_send(b->ctx, 0, t.vas[0], 0, 1);
+  b->idle(b->ctx, 200);
+  e.sc.expect(e.rsp.q.empty() && !e.req.q.empty(), "no request taken while ENABLE is 0", id);
+  accel_wr(b, NEUMMU__ENABLE_OFFSET, 1);
+  b->idle(b->ctx, 2000);
+  e.sc.check("the request is answered once enabled", id, 1, e.rsp.q.size());
+  e.rsp.clear();
+  std::vector<uint64_t> va;
+  std::vector<uint8_t> wr;
+  // SLVERR on the root table: every walk reads an empty entry and faults, ERR_CODE 0xF1 RESP 2
+  uint64_t root = nmmu_mem_root(t.mem);
+  e.mem.slverr.push_back({root, root + 4096});
+  accel_wr(b, NEUMMU__INV_OFFSET, NEUMMU__INV__ALL_bm);
+  make_batch(t, 20, &va, &wr);
+  {
+    std::vector<uint64_t> pa(va.size());
+    std::vector<uint8_t> st(va.size());
+    int rc = nmmu_drv_translate(&e.dev, va.data(), wr.data(), va.size(), pa.data(), st.data(), kTimeout);
+    e.sc.check("SLVERR on a table read: ERR_CODE 0xF1, RESP 2", ++id, 0x2F1, static_cast<uint64_t>(rc));
+    long nf = 0;
+    for (size_t i = 0; i < st.size(); i++) nf += st[i] == NMMU_ST_NOT_PRESENT && pa[i] == 0;
+    e.sc.check("every walk through the failing table faults (not present, pa 0)", id, va.size(), nf);
+  }
+  e.mem.slverr.clear();
+  accel_wr(b, NEUMMU__INV_OFFSET, NEUMMU__INV__ALL_bm);
+  make_batch(t, 50, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  // a root beyond the AXI address range (2^32): no read, every walk faults, ERR_CODE 0x02
+  nmmu_drv_config(&e.dev, 0x100000000000ull, 0, 0xFF, 1);
+  make_batch(t, 10, &va, &wr);
+  {
+    std::vector<uint64_t> pa(va.size());
+    std::vector<uint8_t> st(va.size());
+    uint32_t reads0 = accel_rd(b, NEUMMU__RD_BURSTS_OFFSET);
+    int rc = nmmu_drv_translate(&e.dev, va.data(), wr.data(), va.size(), pa.data(), st.data(), kTimeout);
+    e.sc.check("table beyond the AXI range: ERR_CODE 0x02", ++id, NMMU_ERR_RANGE, static_cast<uint64_t>(rc));
+    long nf = 0;
+    for (size_t i = 0; i < st.size(); i++) nf += st[i] == NMMU_ST_NOT_PRESENT;
+    e.sc.check("every walk beyond the range faults", id, va.size(), nf);
+    (void)reads0;
+  }
+  nmmu_drv_config(&e.dev, root, 0, 0xFF, 1);
+  make_batch(t, 50, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  // walker / slot limits at run time (1 walker, no merging, no TPreg)
+  nmmu_drv_config(&e.dev, root, 1, 0, 0);
+  make_batch(t, 100, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  nmmu_drv_config(&e.dev, root, 0, 0xFF, 1);
+  // reset in the middle of a batch: requests in flight are lost, the block works after it
+  for (int i = 0; i < 40; i++) b->stream_send(b->ctx, 0, t.random_va(), static_cast<unsigned>(i), 1);
+  b->idle(b->ctx, tb_rand_range(5, 80));
+  e.clk.reset();
+  e.req.clear();
+  e.rsp.clear();
+  e.sc.check("STATUS after reset", id, 0, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("ENABLE after reset", id, 0, accel_rd(b, NEUMMU__ENABLE_OFFSET));
+  nmmu_drv_config(&e.dev, root, 0, 0xFF, 1);
+  make_batch(t, 100, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  e.sc.check("register accesses that were expected to succeed", id, 0, b->errors);
+  accel_err_clear(b);
+}
+
+int run_workload(Env &e, const char *trace, const char *image, uint64_t &id) {
+  char err[256];
+  nmmu_mem_t *img = nmmu_mem_load(image, err, sizeof err);
+  if (!e.sc.expect(img != nullptr, "image file loads", 0)) {
+    std::printf("%s\n", err);
+    return 1;
+  }
+  nmmu_trace_reader_t rd;
+  if (!e.sc.expect(nmmu_trace_open(&rd, trace) == 0, "trace file opens", 0)) {
+    std::printf("%s\n", rd.err);
+    nmmu_mem_free(img);
+    return 1;
+  }
+  std::vector<uint64_t> va;
+  std::vector<uint8_t> wr;
+  long max = 0;
+  if (const char *m = tb_plusarg("max")) max = std::strtol(m, nullptr, 0);
+  nmmu_event_t ev;
+  int k;
+  while ((k = nmmu_trace_next(&rd, &ev)) != 0 && (!max || static_cast<long>(va.size()) < max)) {
+    if (k == NMMU_EV_ERROR) {
+      e.sc.expect(false, "trace well formed", static_cast<uint64_t>(rd.line_no));
+      std::printf("%s\n", rd.err);
+      break;
+    }
+    if (k == NMMU_EV_XFER) {
+      va.push_back(ev.va);
+      wr.push_back(static_cast<uint8_t>(ev.is_write != 0));
+    }
+  }
+  nmmu_trace_close(&rd);
+  load_and_config(e, img);
+  uint64_t c0 = e.clk.now();
+  e.dev.window = 1u << (TB_IdW < 8 ? TB_IdW : 8);
+  check_batch(e, img, va, wr, ++id);
+  uint64_t cyc = e.clk.now() - c0;
+  nmmu_drv_stats_t s;
+  nmmu_drv_stats(&e.dev, &s);
+  std::printf("axi workload: %zu translations, %" PRIu64 " cycles (%.2f cycles/translation); hits %u "
+              "walks %u merges %u table reads %u faults %u\n", va.size(), cyc,
+              static_cast<double>(cyc) / (va.empty() ? 1 : va.size()), s.hits, s.walks, s.merges,
+              s.reads, s.faults);
+  nmmu_mem_free(img);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  TbArgs a;
+  tb_init(argc, argv, "neummu_axi", 20000, &a);
+  Env e(a);
+  e.clk.reset();
+  e.sc.check("driver open (ID, HWCFG)", 0, 0, static_cast<uint64_t>(nmmu_drv_open(&e.dev, e.bus(), 64)));
+  uint64_t id = 0;
+  const char *trace = tb_plusarg("workload");
+  const char *image = tb_plusarg("image");
+  if (trace && image) {
+    if (run_workload(e, trace, image, id) != 0) return e.sc.finish();
+  }
+  test_registers(e);
+  test_enable_and_errors(e, id);
+  test_tables(e, id);
+  e.sc.check("AXI protocol violations seen by the memory model", 0, 0, static_cast<uint64_t>(e.mem.violations));
+  e.sc.check("AXI4-Lite violations seen by the master", 0, 0, static_cast<uint64_t>(e.axil.violations));
+  std::printf("axi: %" PRIu64 " batches, %" PRIu64 " cycles; memory: %ld read bursts\n", id,
+              e.clk.now(), e.mem.rd_bursts);
+  return e.sc.finish();
+}

@@ -297,7 +297,7 @@ def make_fragment(blocks, build=None):
                                  h.top + " " + " ".join(flags) + "\n")
             w("$(eval $(call HARNESS_RULE,%s,%s,%s,%s,%s,%s,%s))" % (
                 h.name, h.top, h.cpp, " ".join(flags),
-                "%s %s $(wildcard %s/*.h) $(RTL_%s) $(VLT_%s)" % (
+                "%s %s $(wildcard %s/*.h) $(wildcard tb/common/*.h) $(RTL_%s) $(VLT_%s)" % (
                     stamp, mk_list(deps), os.path.dirname(h.cpp), n, n)
                 + ("" if n == "common" else " $(RTL_common) $(VLT_common)"),
                 n, "trace" if h.trace else ""))

@@ -36,9 +36,10 @@ def rel_glob(pattern):
 
 def model_files(b):
     """The C model and host-library sources a harness of block b links, as the Makefile builds
-    them (shared model code, the block's own model, its sw/<block>/lib*.c)."""
-    return (rel_glob("cmodel/common/*.c") + rel_glob("cmodel/%s/*.c" % b.name)
-            + rel_glob("cmodel/%s/*.h" % b.name) + rel_glob("sw/%s/lib*.c" % b.name))
+    them (shared model code and sw/common/lib*.c, the block's own model, its sw/<block>/lib*.c)."""
+    return (rel_glob("cmodel/common/*.c") + rel_glob("sw/common/lib*.c")
+            + rel_glob("cmodel/%s/*.c" % b.name) + rel_glob("cmodel/%s/*.h" % b.name)
+            + rel_glob("sw/%s/lib*.c" % b.name))
 
 
 def file_entry(path, **attrs):

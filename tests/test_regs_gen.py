@@ -90,7 +90,7 @@ def check_stale(blk, tmp):
     scratch = os.path.join(tmp, "stale")
     rdl = "rtl/%s/%s_regs.rdl" % (blk, blk)
     outs = ["rtl/%s/%s_regs.v" % (blk, blk), "sw/%s/%s_regs.h" % (blk, blk),
-            "docs/regs/%s.md" % blk]
+            "docs/regs/%s.md" % blk, "rtl/%s/%s_csr.v" % (blk, blk)]
     for f in ["scripts/gen_regs.py", "rtl/common/cc_shell_regs.rdl", rdl] + outs:
         os.makedirs(os.path.dirname(os.path.join(scratch, f)), exist_ok=True)
         shutil.copy(os.path.join(ROOT, f), os.path.join(scratch, f))

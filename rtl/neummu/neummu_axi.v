@@ -137,102 +137,72 @@ module neummu_axi #(
   localparam [15:0]  TlbW     = TlbEntries[15:0];
 
   // ---------------------------------------------------------------- registers
-  wire        reg_we, reg_re, reg_err;
-  wire [7:0]  reg_addr;
-  wire [31:0] reg_wdata, reg_rdata;
-  wire [3:0]  reg_wstrb;
-
-  cc_axil_slave #(.AddrW(8)) u_axil (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .s_axil_awvalid_i(s_axil_awvalid_i),
-    .s_axil_awready_o(s_axil_awready_o),
-    .s_axil_awaddr_i (s_axil_awaddr_i),
-    .s_axil_awprot_i (s_axil_awprot_i),
-    .s_axil_wvalid_i (s_axil_wvalid_i),
-    .s_axil_wready_o (s_axil_wready_o),
-    .s_axil_wdata_i  (s_axil_wdata_i),
-    .s_axil_wstrb_i  (s_axil_wstrb_i),
-    .s_axil_bvalid_o (s_axil_bvalid_o),
-    .s_axil_bready_i (s_axil_bready_i),
-    .s_axil_bresp_o  (s_axil_bresp_o),
-    .s_axil_arvalid_i(s_axil_arvalid_i),
-    .s_axil_arready_o(s_axil_arready_o),
-    .s_axil_araddr_i (s_axil_araddr_i),
-    .s_axil_arprot_i (s_axil_arprot_i),
-    .s_axil_rvalid_o (s_axil_rvalid_o),
-    .s_axil_rready_i (s_axil_rready_i),
-    .s_axil_rdata_o  (s_axil_rdata_o),
-    .s_axil_rresp_o  (s_axil_rresp_o),
-    .reg_we_o        (reg_we),
-    .reg_re_o        (reg_re),
-    .reg_addr_o      (reg_addr),
-    .reg_wdata_o     (reg_wdata),
-    .reg_wstrb_o     (reg_wstrb),
-    .reg_rdata_i     (reg_rdata),
-    .reg_err_i       (reg_err)
-  );
-
-  wire        start, clear, st_done, st_error, enable, inv_all, inv_page, cfg_tpreg;
-  wire [7:0]  err_code, cfg_walkers, cfg_slots, root_hi;
-  wire [1:0]  err_resp, intr_status, intr_enable, intr_test;
-  wire        intr_done_set, intr_error_set;
-  wire [31:0] cyc_busy, cyc_stall, rd_bursts, wr_bursts, root_lo, inv_lo;
+  // AXI4-Lite, the register file and the common registers (generated: neummu_csr).
+  wire        start, clear, enable, inv_all, inv_page, cfg_tpreg;
+  wire [7:0]  cfg_walkers, cfg_slots, root_hi;
+  wire [31:0] root_lo, inv_lo;
   wire [15:0] inv_hi;
   wire [31:0] st_hits, st_walks, st_merges, st_reads, st_tp_l4, st_tp_l3, st_tp_l2;
   reg  [31:0] faults_q;
-  wire        busy;
+  reg         armed_q;
+  wire        busy, err_any, rd_err, rd_burst;
+  wire [7:0]  err_cd;
+  wire [1:0]  rd_resp;
 
-  neummu_regs #(.AddrW(8)) u_regs (
-    .clk_i                  (clk_i),
-    .rst_ni                 (rst_ni),
-    .reg_we_i               (reg_we),
-    .reg_re_i               (reg_re),
-    .reg_addr_i             (reg_addr),
-    .reg_wdata_i            (reg_wdata),
-    .reg_wstrb_i            (reg_wstrb),
-    .reg_rdata_o            (reg_rdata),
-    .reg_err_o              (reg_err),
-    .ctrl_start_o           (start),
-    .ctrl_clear_o           (clear),
-    .status_busy_i          (busy),
-    .status_done_i          (st_done),
-    .status_error_i         (st_error),
-    .err_code_code_i        (err_code),
-    .err_code_resp_i        (err_resp),
-    .intr_status_done_set_i (intr_done_set || intr_test[0]),
-    .intr_status_error_set_i(intr_error_set || intr_test[1]),
-    .intr_status_done_o     (intr_status[0]),
-    .intr_status_error_o    (intr_status[1]),
-    .intr_enable_done_o     (intr_enable[0]),
-    .intr_enable_error_o    (intr_enable[1]),
-    .intr_test_done_o       (intr_test[0]),
-    .intr_test_error_o      (intr_test[1]),
-    .cyc_busy_val_i         (cyc_busy),
-    .cyc_stall_val_i        (cyc_stall),
-    .rd_bursts_val_i        (rd_bursts),
-    .wr_bursts_val_i        (wr_bursts),
-    .cfg_walkers_o          (cfg_walkers),
-    .cfg_slots_o            (cfg_slots),
-    .cfg_tpreg_o            (cfg_tpreg),
-    .root_ppn_lo_val_o      (root_lo),
-    .root_ppn_hi_val_o      (root_hi),
-    .inv_va_lo_val_o        (inv_lo),
-    .inv_va_hi_val_o        (inv_hi),
-    .inv_all_o              (inv_all),
-    .inv_page_o             (inv_page),
-    .enable_val_o           (enable),
-    .hits_val_i             (st_hits),
-    .walks_val_i            (st_walks),
-    .merges_val_i           (st_merges),
-    .reads_val_i            (st_reads),
-    .tp_l4_val_i            (st_tp_l4),
-    .tp_l3_val_i            (st_tp_l3),
-    .tp_l2_val_i            (st_tp_l2),
-    .faults_val_i           (faults_q),
-    .hwcfg_walkers_i        (WalkersW),
-    .hwcfg_slots_i          (SlotsW),
-    .hwcfg_tlb_entries_i    (TlbW)
+  neummu_csr #(.AddrW(8)) u_csr (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .s_axil_awvalid_i   (s_axil_awvalid_i),
+    .s_axil_awready_o   (s_axil_awready_o),
+    .s_axil_awaddr_i    (s_axil_awaddr_i),
+    .s_axil_awprot_i    (s_axil_awprot_i),
+    .s_axil_wvalid_i    (s_axil_wvalid_i),
+    .s_axil_wready_o    (s_axil_wready_o),
+    .s_axil_wdata_i     (s_axil_wdata_i),
+    .s_axil_wstrb_i     (s_axil_wstrb_i),
+    .s_axil_bvalid_o    (s_axil_bvalid_o),
+    .s_axil_bready_i    (s_axil_bready_i),
+    .s_axil_bresp_o     (s_axil_bresp_o),
+    .s_axil_arvalid_i   (s_axil_arvalid_i),
+    .s_axil_arready_o   (s_axil_arready_o),
+    .s_axil_araddr_i    (s_axil_araddr_i),
+    .s_axil_arprot_i    (s_axil_arprot_i),
+    .s_axil_rvalid_o    (s_axil_rvalid_o),
+    .s_axil_rready_i    (s_axil_rready_i),
+    .s_axil_rdata_o     (s_axil_rdata_o),
+    .s_axil_rresp_o     (s_axil_rresp_o),
+    .job_start_o        (start),
+    .job_clear_o        (clear),
+    .job_busy_i         (busy),
+    .job_stall_i        (s_axis_req_tvalid_i && !s_axis_req_tready_o),
+    .job_done_i         (armed_q && !busy && !start),
+    .job_err_i          (err_any),
+    .job_err_code_i     (err_cd),
+    .job_err_resp_i     (rd_err ? rd_resp : 2'b00),
+    .job_rd_burst_i     (rd_burst),
+    .job_wr_burst_i     (1'b0),
+    .irq_o              (irq_o),
+    .cfg_walkers_o      (cfg_walkers),
+    .cfg_slots_o        (cfg_slots),
+    .cfg_tpreg_o        (cfg_tpreg),
+    .root_ppn_lo_val_o  (root_lo),
+    .root_ppn_hi_val_o  (root_hi),
+    .inv_va_lo_val_o    (inv_lo),
+    .inv_va_hi_val_o    (inv_hi),
+    .inv_all_o          (inv_all),
+    .inv_page_o         (inv_page),
+    .enable_val_o       (enable),
+    .hits_val_i         (st_hits),
+    .walks_val_i        (st_walks),
+    .merges_val_i       (st_merges),
+    .reads_val_i        (st_reads),
+    .tp_l4_val_i        (st_tp_l4),
+    .tp_l3_val_i        (st_tp_l3),
+    .tp_l2_val_i        (st_tp_l2),
+    .faults_val_i       (faults_q),
+    .hwcfg_walkers_i    (WalkersW),
+    .hwcfg_slots_i      (SlotsW),
+    .hwcfg_tlb_entries_i(TlbW)
   );
 
   // ---------------------------------------------------------------- the NeuMMU
@@ -298,11 +268,10 @@ module neummu_axi #(
   // A read beyond the AXI address range still goes out (at the wrapped address, keeping the
   // queue in order) but its entry is replaced by 0.
   wire out_of_range = |mem_req_addr[PaBits-1:AxiAddrW];
-  wire cmd_ready, rd_valid, rd_err_beat, rd_err, rd_burst, rd_busy, rd_last;
+  wire cmd_ready, rd_valid, rd_err_beat, rd_busy, rd_last;
   wire tagq_valid, tagq_zero;
   wire [TagW-1:0] tagq_tag;
   wire [63:0]     rd_data;
-  wire [1:0]      rd_resp;
   wire            cmd_fire = mem_req_valid && mem_req_ready;
   wire            rd_fire  = rd_valid;                       // the walkers always take it
   wire            unused_tagq = &{1'b0, tagq_valid, rd_last, rd_busy};
@@ -383,13 +352,12 @@ module neummu_axi #(
   wire unused_b = &{1'b0, m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i, m_axi_bid_i,
                     m_axi_bresp_i};
 
-  // ---------------------------------------------------------------- status and interrupt
+  // ---------------------------------------------------------------- status
   wire req_fire = s_axis_req_tvalid_i && s_axis_req_tready_o;
   wire rsp_fire = m_axis_rsp_tvalid_o && m_axis_rsp_tready_i;
   wire fault    = rsp_fire && (rsp_status != 2'd0);
   wire range_er = cmd_fire && out_of_range;
   reg  [15:0] inflight_q;
-  reg         armed_q;
   assign busy = (inflight_q != 16'd0);
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -407,35 +375,8 @@ module neummu_axi #(
     end
   end
 
-  wire       err_any = fault || range_er || rd_err;
-  wire [7:0] err_cd  = rd_err ? ErrAxiRd : range_er ? ErrRange : ErrFault;
+  assign err_any = fault || range_er || rd_err;
+  assign err_cd  = rd_err ? ErrAxiRd : range_er ? ErrRange : ErrFault;
 
-  cc_job_ctrl u_job (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .start_i         (start),
-    .clear_i         (clear),
-    .busy_i          (busy),
-    .stall_i         (s_axis_req_tvalid_i && !s_axis_req_tready_o),
-    .done_i          (armed_q && !busy && !start),
-    .err_i           (err_any),
-    .err_code_i      (err_cd),
-    .err_resp_i      (rd_err ? rd_resp : 2'b00),
-    .rd_burst_i      (rd_burst),
-    .wr_burst_i      (1'b0),
-    .intr_status_i   (intr_status),
-    .intr_enable_i   (intr_enable),
-    .status_done_o   (st_done),
-    .status_error_o  (st_error),
-    .err_code_o      (err_code),
-    .err_resp_o      (err_resp),
-    .intr_done_set_o (intr_done_set),
-    .intr_error_set_o(intr_error_set),
-    .cyc_busy_o      (cyc_busy),
-    .cyc_stall_o     (cyc_stall),
-    .rd_bursts_o     (rd_bursts),
-    .wr_bursts_o     (wr_bursts),
-    .irq_o           (irq_o)
-  );
 endmodule
 `default_nettype wire

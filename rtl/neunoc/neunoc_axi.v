@@ -104,12 +104,14 @@ module neunoc_axi #(
   localparam [15:0] Quiet = QuietCycles[15:0];
 
   // ---------------------------------------------------------------- registers
-  wire        reg_we, reg_re, reg_err;
-  wire [7:0]  reg_addr;
-  wire [31:0] reg_wdata, reg_rdata;
-  wire [3:0]  reg_wstrb;
+  // AXI4-Lite, the register file and the common registers (generated: neunoc_csr).
+  wire        start, clear, enable, busy, err_drop;
+  wire [31:0] st_pe_flits, st_mesh_flits;
+  reg  [31:0] drops_q, repairs_q, err_pe_q;
+  reg         armed_q;
+  wire [NP-1:0] err_pe;
 
-  cc_axil_slave #(.AddrW(8)) u_axil (
+  neunoc_csr #(.AddrW(8)) u_csr (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .s_axil_awvalid_i(s_axil_awvalid_i),
@@ -131,68 +133,32 @@ module neunoc_axi #(
     .s_axil_rready_i (s_axil_rready_i),
     .s_axil_rdata_o  (s_axil_rdata_o),
     .s_axil_rresp_o  (s_axil_rresp_o),
-    .reg_we_o        (reg_we),
-    .reg_re_o        (reg_re),
-    .reg_addr_o      (reg_addr),
-    .reg_wdata_o     (reg_wdata),
-    .reg_wstrb_o     (reg_wstrb),
-    .reg_rdata_i     (reg_rdata),
-    .reg_err_i       (reg_err)
-  );
-
-  wire        start, clear, st_done, st_error, enable;
-  wire [7:0]  err_code;
-  wire [1:0]  err_resp, intr_status, intr_enable, intr_test;
-  wire        intr_done_set, intr_error_set;
-  wire [31:0] cyc_busy, cyc_stall, rd_bursts, wr_bursts, st_pe_flits, st_mesh_flits;
-  reg  [31:0] drops_q, repairs_q, err_pe_q;
-  wire        busy;
-
-  neunoc_regs #(.AddrW(8)) u_regs (
-    .clk_i                  (clk_i),
-    .rst_ni                 (rst_ni),
-    .reg_we_i               (reg_we),
-    .reg_re_i               (reg_re),
-    .reg_addr_i             (reg_addr),
-    .reg_wdata_i            (reg_wdata),
-    .reg_wstrb_i            (reg_wstrb),
-    .reg_rdata_o            (reg_rdata),
-    .reg_err_o              (reg_err),
-    .ctrl_start_o           (start),
-    .ctrl_clear_o           (clear),
-    .status_busy_i          (busy),
-    .status_done_i          (st_done),
-    .status_error_i         (st_error),
-    .err_code_code_i        (err_code),
-    .err_code_resp_i        (err_resp),
-    .intr_status_done_set_i (intr_done_set || intr_test[0]),
-    .intr_status_error_set_i(intr_error_set || intr_test[1]),
-    .intr_status_done_o     (intr_status[0]),
-    .intr_status_error_o    (intr_status[1]),
-    .intr_enable_done_o     (intr_enable[0]),
-    .intr_enable_error_o    (intr_enable[1]),
-    .intr_test_done_o       (intr_test[0]),
-    .intr_test_error_o      (intr_test[1]),
-    .cyc_busy_val_i         (cyc_busy),
-    .cyc_stall_val_i        (cyc_stall),
-    .rd_bursts_val_i        (rd_bursts),
-    .wr_bursts_val_i        (wr_bursts),
-    .enable_val_o           (enable),
-    .pe_flits_val_i         (st_pe_flits),
-    .mesh_flits_val_i       (st_mesh_flits),
-    .drops_val_i            (drops_q),
-    .pe_repairs_val_i       (repairs_q),
-    .err_pe_val_i           (err_pe_q),
-    .hwcfg_k_i              (KW),
-    .hwcfg_cols_i           (ColsW),
-    .hwcfg_rows_i           (RowsW),
-    .hwcfg_flitw_i          (FlitWW)
+    .job_start_o     (start),
+    .job_clear_o     (clear),
+    .job_busy_i      (busy),
+    .job_stall_i     (|(m_axis_pe_tvalid_o & ~m_axis_pe_tready_i)),
+    .job_done_i      (armed_q && !busy && !start),
+    .job_err_i       ((|err_pe) || err_drop),
+    .job_err_code_i  ((|err_pe) ? ErrRepair : ErrDrop),
+    .job_err_resp_i  (2'b00),
+    .job_rd_burst_i  (1'b0),
+    .job_wr_burst_i  (1'b0),
+    .irq_o           (irq_o),
+    .enable_val_o    (enable),
+    .pe_flits_val_i  (st_pe_flits),
+    .mesh_flits_val_i(st_mesh_flits),
+    .drops_val_i     (drops_q),
+    .pe_repairs_val_i(repairs_q),
+    .err_pe_val_i    (err_pe_q),
+    .hwcfg_k_i       (KW),
+    .hwcfg_cols_i    (ColsW),
+    .hwcfg_rows_i    (RowsW),
+    .hwcfg_flitw_i   (FlitWW)
   );
 
   // ---------------------------------------------------------------- the network
   wire [NP*FlitW-1:0] in_flit, out_flit;
-  wire [NP-1:0]       in_ready, err_pe;
-  wire                err_drop;
+  wire [NP-1:0]       in_ready;
   genvar p;
   generate
     for (p = 0; p < NP; p = p + 1) begin : gen_pe
@@ -228,10 +194,9 @@ module neunoc_axi #(
   );
   assign s_axis_pe_tready_o = in_ready & {NP{enable}};
 
-  // ---------------------------------------------------------------- status and interrupt
+  // ---------------------------------------------------------------- status
   wire        activity = (|(s_axis_pe_tvalid_i & s_axis_pe_tready_o)) || (|m_axis_pe_tvalid_o);
   reg  [15:0] quiet_q;        // cycles since the last activity, saturating at QuietCycles
-  reg         armed_q;
   reg  [31:0] err_pe_w;        // err_pe widened to the register
   integer     i;
   always @* begin
@@ -264,32 +229,5 @@ module neunoc_axi #(
     end
   end
 
-  cc_job_ctrl u_job (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .start_i         (start),
-    .clear_i         (clear),
-    .busy_i          (busy),
-    .stall_i         (|(m_axis_pe_tvalid_o & ~m_axis_pe_tready_i)),
-    .done_i          (armed_q && !busy && !start),
-    .err_i           ((|err_pe) || err_drop),
-    .err_code_i      ((|err_pe) ? ErrRepair : ErrDrop),
-    .err_resp_i      (2'b00),
-    .rd_burst_i      (1'b0),
-    .wr_burst_i      (1'b0),
-    .intr_status_i   (intr_status),
-    .intr_enable_i   (intr_enable),
-    .status_done_o   (st_done),
-    .status_error_o  (st_error),
-    .err_code_o      (err_code),
-    .err_resp_o      (err_resp),
-    .intr_done_set_o (intr_done_set),
-    .intr_error_set_o(intr_error_set),
-    .cyc_busy_o      (cyc_busy),
-    .cyc_stall_o     (cyc_stall),
-    .rd_bursts_o     (rd_bursts),
-    .wr_bursts_o     (wr_bursts),
-    .irq_o           (irq_o)
-  );
 endmodule
 `default_nettype wire

@@ -130,89 +130,57 @@ module softermax_axi #(
   localparam [7:0]   VecW      = Vec[7:0];
 
   // ---------------------------------------------------------------- registers
-  wire        reg_we, reg_re, reg_err;
-  wire [7:0]  reg_addr;
-  wire [31:0] reg_wdata, reg_rdata;
-  wire [3:0]  reg_wstrb;
-
-  cc_axil_slave #(.AddrW(8)) u_axil (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .s_axil_awvalid_i(s_axil_awvalid_i),
-    .s_axil_awready_o(s_axil_awready_o),
-    .s_axil_awaddr_i (s_axil_awaddr_i),
-    .s_axil_awprot_i (s_axil_awprot_i),
-    .s_axil_wvalid_i (s_axil_wvalid_i),
-    .s_axil_wready_o (s_axil_wready_o),
-    .s_axil_wdata_i  (s_axil_wdata_i),
-    .s_axil_wstrb_i  (s_axil_wstrb_i),
-    .s_axil_bvalid_o (s_axil_bvalid_o),
-    .s_axil_bready_i (s_axil_bready_i),
-    .s_axil_bresp_o  (s_axil_bresp_o),
-    .s_axil_arvalid_i(s_axil_arvalid_i),
-    .s_axil_arready_o(s_axil_arready_o),
-    .s_axil_araddr_i (s_axil_araddr_i),
-    .s_axil_arprot_i (s_axil_arprot_i),
-    .s_axil_rvalid_o (s_axil_rvalid_o),
-    .s_axil_rready_i (s_axil_rready_i),
-    .s_axil_rdata_o  (s_axil_rdata_o),
-    .s_axil_rresp_o  (s_axil_rresp_o),
-    .reg_we_o        (reg_we),
-    .reg_re_o        (reg_re),
-    .reg_addr_o      (reg_addr),
-    .reg_wdata_o     (reg_wdata),
-    .reg_wstrb_o     (reg_wstrb),
-    .reg_rdata_i     (reg_rdata),
-    .reg_err_i       (reg_err)
-  );
-
-  wire        start, clear, st_done, st_error;
-  wire [7:0]  err_code;
-  wire [1:0]  err_resp, intr_status, intr_enable, intr_test;
-  wire        intr_done_set, intr_error_set;
-  wire [31:0] cyc_busy, cyc_stall, rd_bursts, wr_bursts;
+  // AXI4-Lite, the register file and the common registers (generated: softermax_csr).
+  wire        start, unused_clear;
   wire [31:0] cfg_src, cfg_dst, cfg_rows, cfg_src_stride, cfg_dst_stride;
   wire [15:0] cfg_len;
   reg         busy_q;
+  wire        job_end, go, go_ok, err_any, rd_burst, wr_burst, stall;
+  wire [7:0]  err_cd;
+  wire [1:0]  err_rs;
 
-  softermax_regs #(.AddrW(8)) u_regs (
-    .clk_i                   (clk_i),
-    .rst_ni                  (rst_ni),
-    .reg_we_i                (reg_we),
-    .reg_re_i                (reg_re),
-    .reg_addr_i              (reg_addr),
-    .reg_wdata_i             (reg_wdata),
-    .reg_wstrb_i             (reg_wstrb),
-    .reg_rdata_o             (reg_rdata),
-    .reg_err_o               (reg_err),
-    .ctrl_start_o            (start),
-    .ctrl_clear_o            (clear),
-    .status_busy_i           (busy_q),
-    .status_done_i           (st_done),
-    .status_error_i          (st_error),
-    .err_code_code_i         (err_code),
-    .err_code_resp_i         (err_resp),
-    .intr_status_done_set_i  (intr_done_set || intr_test[0]),
-    .intr_status_error_set_i (intr_error_set || intr_test[1]),
-    .intr_status_done_o      (intr_status[0]),
-    .intr_status_error_o     (intr_status[1]),
-    .intr_enable_done_o      (intr_enable[0]),
-    .intr_enable_error_o     (intr_enable[1]),
-    .intr_test_done_o        (intr_test[0]),
-    .intr_test_error_o       (intr_test[1]),
-    .cyc_busy_val_i        (cyc_busy),
-    .cyc_stall_val_i       (cyc_stall),
-    .rd_bursts_val_i       (rd_bursts),
-    .wr_bursts_val_i       (wr_bursts),
-    .src_addr_val_o         (cfg_src),
-    .dst_addr_val_o         (cfg_dst),
-    .rows_val_o             (cfg_rows),
-    .len_val_o               (cfg_len),
-    .src_stride_val_o     (cfg_src_stride),
-    .dst_stride_val_o     (cfg_dst_stride),
-    .hwcfg_vec_i             (VecW),
-    .hwcfg_beat_bytes_i      (VecW),
-    .hwcfg_maxlen_i          (MaxLenW)
+  softermax_csr #(.AddrW(8)) u_csr (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .s_axil_awvalid_i  (s_axil_awvalid_i),
+    .s_axil_awready_o  (s_axil_awready_o),
+    .s_axil_awaddr_i   (s_axil_awaddr_i),
+    .s_axil_awprot_i   (s_axil_awprot_i),
+    .s_axil_wvalid_i   (s_axil_wvalid_i),
+    .s_axil_wready_o   (s_axil_wready_o),
+    .s_axil_wdata_i    (s_axil_wdata_i),
+    .s_axil_wstrb_i    (s_axil_wstrb_i),
+    .s_axil_bvalid_o   (s_axil_bvalid_o),
+    .s_axil_bready_i   (s_axil_bready_i),
+    .s_axil_bresp_o    (s_axil_bresp_o),
+    .s_axil_arvalid_i  (s_axil_arvalid_i),
+    .s_axil_arready_o  (s_axil_arready_o),
+    .s_axil_araddr_i   (s_axil_araddr_i),
+    .s_axil_arprot_i   (s_axil_arprot_i),
+    .s_axil_rvalid_o   (s_axil_rvalid_o),
+    .s_axil_rready_i   (s_axil_rready_i),
+    .s_axil_rdata_o    (s_axil_rdata_o),
+    .s_axil_rresp_o    (s_axil_rresp_o),
+    .job_start_o       (start),
+    .job_clear_o       (unused_clear),
+    .job_busy_i        (busy_q),
+    .job_stall_i       (stall),
+    .job_done_i        (job_end || (go && !go_ok)),
+    .job_err_i         (err_any),
+    .job_err_code_i    (err_cd),
+    .job_err_resp_i    (err_rs),
+    .job_rd_burst_i    (rd_burst),
+    .job_wr_burst_i    (wr_burst),
+    .irq_o             (irq_o),
+    .src_addr_val_o    (cfg_src),
+    .dst_addr_val_o    (cfg_dst),
+    .rows_val_o        (cfg_rows),
+    .len_val_o         (cfg_len),
+    .src_stride_val_o  (cfg_src_stride),
+    .dst_stride_val_o  (cfg_dst_stride),
+    .hwcfg_vec_i       (VecW),
+    .hwcfg_beat_bytes_i(VecW),
+    .hwcfg_maxlen_i    (MaxLenW)
   );
 
   // ---------------------------------------------------------------- job control
@@ -228,15 +196,15 @@ module softermax_axi #(
   wire mis_ds  = |cfg_dst_stride[VecShift-1:0];
   wire bad_len = (cfg_len == 16'd0) || (cfg_len > MaxLenW);
   wire bad_al  = mis_src || mis_dst || mis_ss || mis_ds;
-  wire go      = start && !busy_q;
-  wire go_ok   = go && !bad_len && !bad_al;
+  assign go    = start && !busy_q;
+  assign go_ok = go && !bad_len && !bad_al;
 
   wire rd_cmd_valid = busy_q && (rd_left_q != 32'd0);
   wire wr_cmd_valid = busy_q && (wr_left_q != 32'd0);
   wire rd_cmd_ready, wr_cmd_ready, wr_done;
   wire rd_cmd_fire  = rd_cmd_valid && rd_cmd_ready;
   wire wr_cmd_fire  = wr_cmd_valid && wr_cmd_ready;
-  wire job_end      = busy_q && ((done_left_q == 32'd0) ||
+  assign job_end    = busy_q && ((done_left_q == 32'd0) ||
                                  (wr_done && (done_left_q == 32'd1)));
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -280,7 +248,7 @@ module softermax_axi #(
   wire                out_valid, out_ready, out_last, out_err;
   wire [AxiDataW-1:0] out_y;
   wire [CntW-1:0]     out_cnt;
-  wire                rd_busy, wr_busy, rd_err, wr_err, rd_burst, wr_burst;
+  wire                rd_busy, wr_busy, rd_err, wr_err;
   wire [1:0]          rd_resp, wr_resp;
   wire                unused_done_err;
 
@@ -388,42 +356,15 @@ module softermax_axi #(
   );
   wire unused_busy = rd_busy ^ wr_busy;   // job_end waits for the last write response instead
 
-  // ---------------------------------------------------------------- status and interrupt
+  // ---------------------------------------------------------------- status
   // One error per cycle reaches the status: a job error at START, else the unit's, else the
   // read side's, else the write side's (the first of a job is kept).
   wire       row_err = out_valid && out_ready && out_err;
-  wire       err_any = (go && (bad_len || bad_al)) || row_err || rd_err || wr_err;
-  wire [7:0] err_cd  = (go && bad_len) ? ErrLen : (go && bad_al) ? ErrAlign :
+  assign err_any = (go && (bad_len || bad_al)) || row_err || rd_err || wr_err;
+  assign err_cd  = (go && bad_len) ? ErrLen : (go && bad_al) ? ErrAlign :
                        row_err ? ErrRow : rd_err ? ErrAxiRd : ErrAxiWr;
-  wire [1:0] err_rs  = (go || row_err) ? 2'b00 : rd_err ? rd_resp : wr_resp;
-  wire       stall   = !(in_valid && in_ready) && !(out_valid && out_ready);
+  assign err_rs  = (go || row_err) ? 2'b00 : rd_err ? rd_resp : wr_resp;
+  assign stall   = !(in_valid && in_ready) && !(out_valid && out_ready);
 
-  cc_job_ctrl u_job (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .start_i         (go),
-    .clear_i         (clear),
-    .busy_i          (busy_q),
-    .stall_i         (stall),
-    .done_i          (job_end || (go && !go_ok)),
-    .err_i           (err_any),
-    .err_code_i      (err_cd),
-    .err_resp_i      (err_rs),
-    .rd_burst_i      (rd_burst),
-    .wr_burst_i      (wr_burst),
-    .intr_status_i   (intr_status),
-    .intr_enable_i   (intr_enable),
-    .status_done_o   (st_done),
-    .status_error_o  (st_error),
-    .err_code_o      (err_code),
-    .err_resp_o      (err_resp),
-    .intr_done_set_o (intr_done_set),
-    .intr_error_set_o(intr_error_set),
-    .cyc_busy_o      (cyc_busy),
-    .cyc_stall_o     (cyc_stall),
-    .rd_bursts_o     (rd_bursts),
-    .wr_bursts_o     (wr_bursts),
-    .irq_o           (irq_o)
-  );
 endmodule
 `default_nettype wire

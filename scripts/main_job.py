@@ -59,7 +59,36 @@ def workload_rows(sel, trace):
                      cycles, metric, w["area"]])
         if trace:
             print("[%s] waveform: %s/wave/%s.fst" % (b.name, BUILD, b.name))
+        if b.axi:
+            ok, row = axi_row(b)
+            failed += not ok
+            rows.append(row)
     return rows, failed
+
+
+def axi_row(b):
+    """The same workload from C through the block's driver and <block>_axi ([axi]): its harness
+    prints one 'axi workload: ... N cycles ...' line."""
+    x = b.axi
+    if "make" in x:
+        rc, out = results.run(x["make"].format(b=BUILD))
+        if rc:
+            print(out)
+            sys.exit("main job: making the %s AXI workload failed" % b.name)
+    h = x["harness"]
+    cmd = "%s/tb/%s/%s %s" % (BUILD, h, h, x["run"].format(b=BUILD))
+    print("[%s-axi] %s" % (b.name, cmd), flush=True)
+    rc, out = results.run(cmd)
+    with open(os.path.join(BUILD, "work", b.name + "_axi.log"), "w") as f:
+        f.write(out)
+    npass, nfail = results.result_counts(out) or (0, 1)
+    ok = rc == 0 and nfail == 0 and npass > 0
+    m = re.search(r"^axi workload: (.*)$", out, re.M)
+    line = m.group(1) if m else "?"
+    c = re.search(r"(\d+) cycles", line)
+    return ok, ["%s (AXI)" % b.name, x.get("title", "from C through %s_axi" % b.name),
+                "%d/%d%s" % (npass, npass + nfail, "" if ok else " FAIL"),
+                c.group(1) if c else "?", line[:100], "-"]
 
 
 def main():
@@ -83,7 +112,7 @@ def main():
     rows, failed = workload_rows(sel, a.trace == "1")
     area = {}
     if not a.no_synth:
-        cfgs = ",".join(r[5] for r in rows)
+        cfgs = ",".join(r[5] for r in rows if r[5] != "-")
         print("[synth] %s" % cfgs, flush=True)
         rc, out = results.run("python3 synth/run_synth.py --jobs %d --only %s" % (a.jobs, cfgs))
         if rc:
@@ -91,6 +120,9 @@ def main():
             failed += 1
         area = results.read_area()
     for r in rows:
+        if r[5] == "-":
+            r[5] = "(the same workload through the AXI shell)"
+            continue
         t = area.get(r[5])
         r[5] = ("%s: %s cells, %s LUT4, %s BRAM" % (r[5], t["cells"], t["lut"], t["bram"])) if t else "(not synthesized)"
     head = ["block", "workload", "checks passed", "cycles", "key metric", "area (Yosys generic / iCE40)"]

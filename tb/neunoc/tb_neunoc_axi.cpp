@@ -271,7 +271,7 @@ int main(int argc, char **argv) {
     e.sc.check("network quiet: DONE without error", ++id, 0, static_cast<uint64_t>(nnoc_drv_drain(&e.dev, kTimeout)));
     nnoc_drv_stats_t s;
     nnoc_drv_stats(&e.dev, &s);
-    std::printf("axi traffic: %ld packets, %ld deliveries, %" PRIu64 " cycles; pe_flits=%u mesh_flits=%u\n",
+    std::printf("axi workload: %ld packets, %ld deliveries, %" PRIu64 " cycles (pe_flits=%u mesh_flits=%u)\n",
                 n, lg.delivered, e.clk.now() - c0, s.pe_flits, s.mesh_flits);
   }
 

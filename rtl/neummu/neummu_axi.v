@@ -265,20 +265,26 @@ module neummu_axi #(
   assign m_axis_rsp_tdata_o  = {10'd0, rsp_status, rsp_pa};
 
   // ---------------------------------------------------------------- page-table reads
-  // A read beyond the AXI address range still goes out (at the wrapped address, keeping the
-  // queue in order) but its entry is replaced by 0.
+  // A read beyond the AXI address range is not issued: its queue entry answers the walker with
+  // an empty entry (0) when it reaches the head.
   wire out_of_range = |mem_req_addr[PaBits-1:AxiAddrW];
   wire cmd_ready, rd_valid, rd_err_beat, rd_busy, rd_last;
   wire tagq_valid, tagq_zero;
   wire [TagW-1:0] tagq_tag;
   wire [63:0]     rd_data;
   wire            cmd_fire = mem_req_valid && mem_req_ready;
-  wire            rd_fire  = rd_valid;                       // the walkers always take it
-  wire            unused_tagq = &{1'b0, tagq_valid, rd_last, rd_busy};
+  // The queue's head answers the walkers: an out-of-range entry at once (no read was issued),
+  // an in-range one with its R beat. RREADY is low while an out-of-range entry is at the head,
+  // so a later entry's beat waits for it (one answer per cycle, in issue order).
+  wire            head_zero = tagq_valid && tagq_zero;
+  wire            rd_take   = tagq_valid && !tagq_zero;
+  wire            rsp_now   = head_zero || (rd_valid && rd_take);
+  wire            unused_tagq = &{1'b0, rd_last, rd_busy};
   wire            unused_tagq_ready;
   wire [$clog2(RdOut + 2)-1:0] unused_tagq_count;
 
-  assign mem_req_ready = cmd_ready;
+  // An out-of-range entry needs no read (the queue holds at most Walkers entries: one per walker).
+  assign mem_req_ready = out_of_range || cmd_ready;
 
   cc_fifo #(.Width(TagW + 1), .Depth(RdOut + 1)) u_tag_q (
     .clk_i      (clk_i),
@@ -288,7 +294,7 @@ module neummu_axi #(
     .in_ready_o (unused_tagq_ready),
     .in_data_i  ({out_of_range, mem_req_tag}),
     .out_valid_o(tagq_valid),
-    .out_ready_i(rd_fire),
+    .out_ready_i(rsp_now),
     .out_data_o ({tagq_zero, tagq_tag}),
     .count_o    (unused_tagq_count)
   );
@@ -299,12 +305,12 @@ module neummu_axi #(
   ) u_rd (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
-    .cmd_valid_i    (mem_req_valid),
+    .cmd_valid_i    (mem_req_valid && !out_of_range),
     .cmd_ready_o    (cmd_ready),
     .cmd_addr_i     (mem_req_addr[AxiAddrW-1:0]),
     .cmd_beats_i    (16'd1),
     .data_valid_o   (rd_valid),
-    .data_ready_i   (1'b1),
+    .data_ready_i   (rd_take),
     .data_o         (rd_data),
     .data_last_o    (rd_last),
     .data_err_o     (rd_err_beat),
@@ -330,7 +336,7 @@ module neummu_axi #(
     .m_axi_rlast_i  (m_axi_rlast_i)
   );
 
-  assign mem_rsp_valid = rd_fire;
+  assign mem_rsp_valid = rsp_now;
   assign mem_rsp_tag   = tagq_tag;
   assign mem_rsp_data  = (tagq_zero || rd_err_beat) ? 64'd0 : rd_data;
 

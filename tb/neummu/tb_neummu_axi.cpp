@@ -241,12 +241,16 @@ void test_enable_and_errors(Env &e, uint64_t &id) {
     std::vector<uint64_t> pa(va.size());
     std::vector<uint8_t> st(va.size());
     uint32_t reads0 = accel_rd(b, NEUMMU__RD_BURSTS_OFFSET);
+    long mem_reads0 = e.mem.rd_bursts;
     int rc = nmmu_drv_translate(&e.dev, va.data(), wr.data(), va.size(), pa.data(), st.data(), kTimeout);
     e.sc.check("table beyond the AXI range: ERR_CODE 0x02", ++id, NMMU_ERR_RANGE, static_cast<uint64_t>(rc));
     long nf = 0;
     for (size_t i = 0; i < st.size(); i++) nf += st[i] == NMMU_ST_NOT_PRESENT;
     e.sc.check("every walk beyond the range faults", id, va.size(), nf);
-    (void)reads0;
+    e.sc.check("no AXI read for a table beyond the range (memory model)", id, 0,
+               static_cast<uint64_t>(e.mem.rd_bursts - mem_reads0));
+    e.sc.check("no AXI read for a table beyond the range (RD_BURSTS)", id, reads0,
+               accel_rd(b, NEUMMU__RD_BURSTS_OFFSET));
   }
   nmmu_drv_config(&e.dev, root, 0, 0xFF, 1);
   make_batch(t, 50, &va, &wr);

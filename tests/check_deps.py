@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rebuild scope: a harness depends only on its own block's RTL, model and sources and on the
-shared code (rtl/common, cmodel/common, tb/common, the shared headers), so touching one block
+shared code (rtl/common, cmodel/common, sw/common, tb/common, the shared headers), so touching one block
 rebuilds only that block's harnesses (docs/conventions.md, "Rebuilds").
 
 Reads the prerequisites make knows (`make -pn tools`: the rule database, nothing is built) and
@@ -62,15 +62,18 @@ def main():
             check(not bad, "%s (%s) depends on %s" % (target, b.name, " ".join(bad[:5])))
             check(lib in pre, "%s depends on its block's model library %s" % (target, lib))
         objs = rules.get(lib, [])
-        okobj = ("%s/cmodel/opt/cmodel/common/" % BUILD, "%s/cmodel/opt/cmodel/%s/" % (BUILD, b.name),
+        okobj = ("%s/cmodel/opt/cmodel/common/" % BUILD, "%s/cmodel/opt/sw/common/lib" % BUILD,
+                 "%s/cmodel/opt/cmodel/%s/" % (BUILD, b.name),
                  "%s/cmodel/opt/sw/%s/lib" % (BUILD, b.name))
         bad = [o for o in objs if not o.startswith(okobj)]
         check(bool(objs) and not bad, "%s holds only shared and own objects (not %s)" % (lib, " ".join(bad[:5])))
         for o in objs:
-            if "/cmodel/common/" in o:
+            if "/cmodel/common/" in o or "/sw/common/" in o:
                 continue
+            # its own headers, the shared ones, and the shared host headers (sw/common: the
+            # driver bus layer)
             extra = [p for p in rules.get(o, []) if p.endswith(".h") and p not in hdrs
-                     and not p.startswith(("cmodel/%s/" % b.name, "sw/%s/" % b.name))]
+                     and not p.startswith(("cmodel/%s/" % b.name, "sw/%s/" % b.name, "sw/common/"))]
             check(not extra, "%s depends on another block's header %s" % (o, " ".join(extra[:5])))
     for s in shared:
         for o in rules.get("%s/cmodel/lib%s.a" % (BUILD, s.name), []):

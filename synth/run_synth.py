@@ -4,7 +4,8 @@
 The configurations come from the block descriptions (rtl/<block>/block.toml, 'synth'; shared
 folder first, then the blocks by name), or from a file given with --configs. A configuration of
 a block sees only rtl/common and that block's folder. For each configuration
-(`<config-name> <top-module> [Param=value ...] [@nocheck]`) three Yosys runs are made:
+(`<config-name> <top-module> [Param=value ...] [@nocheck] [@nomemmap] [@keep=<module>,...]`;
+flags: docs/synth.md) three Yosys runs are made:
 
   generic  read_verilog -defer <top file>; chparam ...; hierarchy -check -top X;
            synth -top X -flatten; check; stat; stat -tech cmos
@@ -65,10 +66,21 @@ PARAM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)=(\S+)$")
 NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
+# Per-configuration flags of a synthesis line (docs/synth.md, "Flags").
+FLAGS = {"@nocheck": "left out of --check",
+         "@keep=": "@keep=<module>[,<module>...]: those modules stay their own modules (each "
+                   "synthesized once per parameter set, counts summed over the instances); the "
+                   "rest is flattened as usual",
+         "@nomemmap": "generic flow: inferred memories stay memory cells (bits reported apart)"}
+KEEP_RE = re.compile(r"^@keep=([A-Za-z_][A-Za-z0-9_]*(?:,[A-Za-z_][A-Za-z0-9_]*)*)$")
+
+
 class Config:
     def __init__(self, name, top, params, origin, dirs=None):
         self.name, self.top, self.params, self.origin = name, top, params, origin
         self.nocheck = False   # '@nocheck': left out of --check
+        self.flags = set()     # '@nomemmap' (and '@nocheck')
+        self.keep = []         # '@keep=a,b': modules kept as hierarchy
         self.dirs = dirs       # the RTL folders it sees (None: every rtl/ folder)
 
     def param_str(self):
@@ -112,10 +124,20 @@ def load_configs(path):
             if name in seen:
                 die("%s: duplicate config name '%s' (first at %s)" % (where, name, seen[name]))
             seen[name] = where
-            params, nocheck = [], False
+            params, nocheck, flags, keep = [], False, set(), []
             for p in parts[2:]:
-                if p == "@nocheck":
-                    nocheck = True
+                if p.startswith("@keep"):
+                    m = KEEP_RE.match(p)
+                    if not m:
+                        die("%s: bad flag '%s' (expected @keep=<module>[,<module>...])"
+                            % (where, p))
+                    keep += m.group(1).split(",")
+                    continue
+                if p.startswith("@"):
+                    if p not in FLAGS:
+                        die("%s: unknown flag '%s' (known: %s)" % (where, p, " ".join(FLAGS)))
+                    flags.add(p)
+                    nocheck = nocheck or p == "@nocheck"
                     continue
                 m = PARAM_RE.match(p)
                 if not m:
@@ -123,6 +145,8 @@ def load_configs(path):
                 params.append((m.group(1), m.group(2)))
             configs.append(Config(name, top, params, where, dirs))
             configs[-1].nocheck = nocheck
+            configs[-1].flags = flags
+            configs[-1].keep = keep
     return configs
 
 
@@ -177,22 +201,39 @@ def yosys_script(cfg, top_file, incdirs, flow, json_path, check_mode):
     if cfg.params:
         s.append("chparam %s %s" % (" ".join("-set %s %s" % kv for kv in cfg.params), cfg.top))
     s.append("hierarchy -check %s -top %s" % (" ".join("-libdir " + d for d in incdirs), cfg.top))
+    # @keep=a,b: modules a and b (every parameter set) get keep_hierarchy, so `flatten` leaves
+    # them as their own modules, each synthesized once; the numbers are per-module counts summed
+    # over the instances (module_stats). Yosys 0.23 writes broken JSON from `stat -json` when it
+    # prints the hierarchy, so the JSON statistics are taken with no top attribute.
+    flat = " -flatten"
+    hier = bool(cfg.keep)
+    if hier:
+        s.append("setattr -mod -set keep_hierarchy 1 %s" % " ".join(
+            "%s $paramod*\\%s $paramod\\%s\\*" % (m, m, m) for m in cfg.keep))
+    top_opt = (" -top %s" % cfg.top) if hier else ""
+    json_stat = (["setattr -mod -unset top"] if hier else [])
     if flow == "generic":
         if check_mode:
             # -noshare: the SAT-based `share` pass is quadratic in the float units of a
             # flattened design (fp16 baseline: >900 s at Vec 16) and checks nothing
-            s.append("synth -top %s -flatten -noabc -noshare" % cfg.top)
+            s.append("synth -top %s%s -noabc -noshare" % (cfg.top, flat))
             s.append("check -assert")
+        elif "@nomemmap" in cfg.flags:
+            # synth's script without memory_map (its 'fine' step): memories stay $mem_v2 cells
+            s += ["synth -top %s%s -run :fine" % (cfg.top, flat), "opt -fast -full", "opt -full",
+                  "techmap", "opt -fast", "abc -fast", "opt -fast", "hierarchy -check", "check",
+                  "tee -q -o %s dump t:$mem_v2" % (json_path[:-len(".json")] + ".mem.il")]
         else:
-            s.append("synth -top %s -flatten" % cfg.top)
+            s.append("synth -top %s%s" % (cfg.top, flat))
             s.append("check")
-        s += ["stat", "stat -tech cmos", "tee -q -o %s stat -json -tech cmos" % json_path]
+        s += ["stat" + top_opt, "stat -tech cmos" + top_opt] + json_stat + [
+            "tee -q -o %s stat -json -tech cmos" % json_path]
     elif flow == "ice40":
-        s += ["synth_ice40 -top %s -flatten" % cfg.top, "stat",
-              "tee -q -o %s stat -json" % json_path]
+        s += ["synth_ice40 -top %s -flatten" % cfg.top,
+              "stat" + top_opt] + json_stat + ["tee -q -o %s stat -json" % json_path]
     elif flow == "ecp5":
-        s += ["synth_ecp5 -top %s -flatten" % cfg.top, "stat",
-              "tee -q -o %s stat -json" % json_path]
+        s += ["synth_ecp5 -top %s -flatten" % cfg.top,
+              "stat" + top_opt] + json_stat + ["tee -q -o %s stat -json" % json_path]
     else:
         raise ValueError("unknown flow %r" % flow)
     return "\n".join(s) + "\n"
@@ -243,12 +284,99 @@ def run_yosys(script_path, log_path, cwd, timeout):
     return False, dt, err[:400]
 
 
-def module_stats(json_path):
-    with open(json_path) as f:
-        j = json.load(f)
-    d = j["design"]
-    return d.get("num_cells", 0), d.get("num_cells_by_type", {}), d.get(
-        "estimated_num_transistors")
+def _unescape(name):
+    return name[1:] if name.startswith("\\") else name
+
+
+def load_stat_json(path):
+    """`stat -json` output. Yosys 0.23 breaks it for a hierarchical design: the hierarchy's text
+    lines land in the JSON, and without a top module a trailing comma is left; both are
+    removed before parsing."""
+    with open(path) as f:
+        text = f.read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        lines = [l for l in text.splitlines() if not re.match(r'^\s+[^\s"{}\[\]]', l)]
+        return json.loads(re.sub(r",(\s*[}\]])", r"\1", "\n".join(lines)))
+
+
+def instance_counts(mods, top):
+    """{module: instances under top} of a hierarchical `stat -json` (modules by unescaped name)."""
+    counts = {}
+
+    def walk(m, mult):
+        counts[m] = counts.get(m, 0) + mult
+        for t, n in mods[m].get("num_cells_by_type", {}).items():
+            if _unescape(t) in mods:
+                walk(_unescape(t), mult * n)
+    walk(top, 1)
+    return counts
+
+
+def module_stats(json_path, top=None):
+    """(cells, cells by type, transistors) of a `stat -json` file. A hierarchical netlist
+    (@keep: several modules) gives the sums over every instance under top: leaf cells of
+    each module times its number of instances."""
+    j = load_stat_json(json_path)
+    mods = {_unescape(k): v for k, v in j.get("modules", {}).items()}
+    if len(mods) <= 1 or top not in mods:
+        d = j["design"]
+        return d.get("num_cells", 0), d.get("num_cells_by_type", {}), d.get(
+            "estimated_num_transistors")
+    counts = instance_counts(mods, top)
+    bytype, tr = {}, 0
+    for m, k in counts.items():
+        est = str(mods[m].get("estimated_num_transistors", "0") or "0")
+        tr += k * int(est.rstrip("+") or 0)
+        for t, n in mods[m].get("num_cells_by_type", {}).items():
+            if _unescape(t) not in mods:
+                bytype[t] = bytype.get(t, 0) + k * n
+    has_tr = any("estimated_num_transistors" in v for v in mods.values())
+    return sum(bytype.values()), bytype, (str(tr) if has_tr else None)
+
+
+def memory_bits(dump_path, json_path, top):
+    """(memory cells, bits) of a `dump t:$mem_v2` file (@nomemmap), counted over instances."""
+    per, cur = {}, None
+    try:
+        with open(dump_path) as f:
+            text = f.read()
+    except OSError:
+        return 0, 0
+    size = width = None
+    for line in text.splitlines():
+        t = line.split()
+        if t[:1] == ["module"]:
+            cur = _unescape(t[1])
+        elif t[:2] == ["cell", "$mem_v2"]:
+            size = width = None
+        elif t[:2] == ["parameter", "\\SIZE"]:
+            size = int(t[2])
+        elif t[:2] == ["parameter", "\\WIDTH"]:
+            width = int(t[2])
+        if size is not None and width is not None:
+            n, b = per.get(cur, (0, 0))
+            per[cur] = (n + 1, b + size * width)
+            size = width = None
+    mods = {_unescape(k): v for k, v in load_stat_json(json_path).get("modules", {}).items()}
+    counts = instance_counts(mods, top) if top in mods else {}
+    cells = sum(n * counts.get(m, 1) for m, (n, _) in per.items())
+    bits = sum(b * counts.get(m, 1) for m, (_, b) in per.items())
+    return cells, bits
+
+
+def reusable(script, text, js, log, rtl_root, dirs):
+    """--reuse: an earlier run's results stand when its script is the same, it finished, and
+    its statistics are newer than every RTL file it could read."""
+    try:
+        if open(script).read() != text or "End of script" not in open(log, errors="replace").read():
+            return False
+        t = os.path.getmtime(js)
+    except OSError:
+        return False
+    return all(os.path.getmtime(os.path.join(rtl_root, d, f)) < t for d in dirs
+               for f in os.listdir(os.path.join(rtl_root, d)) if f.endswith((".v", ".vh")))
 
 
 def run_task(cfg, flow, a, dirs):
@@ -258,16 +386,23 @@ def run_task(cfg, flow, a, dirs):
     home = find_top(a.rtl_root, dirs, cfg.top)
     base = os.path.join(outdir, "%s.%s" % (cfg.name, flow))
     script, log, js = base + ".ys", base + ".log", base + ".json"
-    for p in (js,):
-        if os.path.exists(p):
-            os.remove(p)
-    with open(script, "w") as f:
-        f.write(yosys_script(cfg, "%s/%s.v" % (home, cfg.top), dirs, flow, os.path.abspath(js), a.check))
-    ok, dt, msg = run_yosys(os.path.abspath(script), log, a.rtl_root, a.timeout)
-    res = {"ok": ok, "msg": msg, "time": dt, "log": log}
+    text = yosys_script(cfg, "%s/%s.v" % (home, cfg.top), dirs, flow, os.path.abspath(js), a.check)
+    reused = getattr(a, "reuse", False) and reusable(script, text, js, log, a.rtl_root, dirs)
+    if reused:
+        ok, dt, msg = True, 0.0, "reused"
+    else:
+        for p in (js,):
+            if os.path.exists(p):
+                os.remove(p)
+        with open(script, "w") as f:
+            f.write(text)
+        ok, dt, msg = run_yosys(os.path.abspath(script), log, a.rtl_root, a.timeout)
+    res = {"ok": ok, "msg": msg, "time": dt, "log": log, "reused": reused}
     if ok:
         try:
-            res["cells"], res["bytype"], res["transistors"] = module_stats(js)
+            res["cells"], res["bytype"], res["transistors"] = module_stats(js, cfg.top)
+            if flow == "generic" and "@nomemmap" in cfg.flags and not a.check:
+                res["mem_cells"], res["mem_bits"] = memory_bits(base + ".mem.il", js, cfg.top)
         except (OSError, ValueError, KeyError) as e:
             res.update(ok=False, msg="cannot read statistics %s: %s" % (js, e))
         latches = sum(n for t, n in res.get("bytype", {}).items() if "LATCH" in t)
@@ -303,6 +438,22 @@ def summarize(cfg, gen, ice, ecp):
         row["notes"].append("%d latch cell(s) inferred" % latches)
     if gen.get("problems"):
         row["notes"].append("yosys `check`: %d problem(s), see log" % gen["problems"])
+    if cfg.keep:
+        row["ecp5_notes"].append("@keep=%s: LUT4 is an over-estimate (up to ~1.8x the flat count, "
+                                 "synth.md)" % ",".join(cfg.keep))
+        row["notes"].append("@keep=%s: %s kept as %s own module%s (synthesized once per parameter "
+                            "set, counts summed over the instances; no optimization across "
+                            "%s boundary)" % (",".join(cfg.keep), ", ".join(cfg.keep),
+                                              "their" if len(cfg.keep) > 1 else "its",
+                                              "s" if len(cfg.keep) > 1 else "",
+                                              "their" if len(cfg.keep) > 1 else "its"))
+    if "@nomemmap" in cfg.flags:
+        row["notes"].append("@nomemmap: in the generic flow %d inferred memor%s (%d bits) stay "
+                            "`$mem_v2` cells (one generic cell each, no transistors) instead of "
+                            "flip-flops and muxes (iCE40/ECP5 map them to BRAM as usual)" % (
+                                gen.get("mem_cells", 0),
+                                "y" if gen.get("mem_cells", 0) == 1 else "ies",
+                                gen.get("mem_bits", 0)))
     ib = ice["bytype"]
     row["lut"] = ib.get("SB_LUT4", 0)
     row["ff"] = sum(n for t, n in ib.items() if t.startswith("SB_DFF"))
@@ -423,7 +574,10 @@ def write_markdown(path, configs, table, version, configs_path):
         "Numbers come from %s. Every configuration is synthesized three times (generic, iCE40, "
         "ECP5) with the same front end: `read_verilog -defer` of the top module's file, "
         "`chparam` with the listed parameters, `hierarchy -check -top X` (other modules load "
-        "from `rtl/common` and the block's own folder via `-libdir`). No place-and-route is run (no Fmax).\n"
+        "from `rtl/common` and the block's own folder via `-libdir`). No place-and-route is run (no "
+        "Fmax; `make fpga` places and routes some configurations: [fpga.md](fpga.md)). A few very "
+        "large configurations carry a flag (`@keep=...`, `@nomemmap`: [synth.md](synth.md#flags-per-configuration)), "
+        "named in their notes.\n"
         % version)
     out.append(
         "*Generic*: `synth -top X -flatten; stat; stat -tech cmos` "
@@ -447,7 +601,7 @@ def write_markdown(path, configs, table, version, configs_path):
         "functions), are listed under *other cells*.\n")
     out.append("Per-type cell counts are in `build/synth/<config>.{generic,ice40,ecp5}.log`. A run "
                "with `--only` rewrites its own rows and keeps the other rows of the previous report "
-               "(when module and parameters are unchanged); *not run* marks a configuration with no "
+               "(when module and parameters are unchanged); *not synthesized yet* marks a configuration with no "
                "result yet.\n")
     out.append("## Generic and iCE40\n")
     out.append("| config | module | parameters | generic cells | transistors (cmos est.) "
@@ -530,6 +684,10 @@ def main():
     ap.add_argument("--configs", default=None,
                     help="a configuration file instead of the block descriptions")
     ap.add_argument("--rtl-root", default=ROOT, help="directory holding rtl/ (default: repo)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="take a flow's results from the previous run in the build directory when "
+                         "its Yosys script is unchanged and newer than every RTL file (rewrites "
+                         "rows without synthesizing again)")
     ap.add_argument("--build", default=None,
                     help="output directory for logs and area.tsv (default $BUILD/synth)")
     a = ap.parse_args()
@@ -596,12 +754,13 @@ def main():
                     extra = "SB_LUT4=%d" % r["bytype"].get("SB_LUT4", 0)
                 elif fl == "ecp5":
                     extra = "LUT4=%d" % r["bytype"].get("LUT4", 0)
-                print("PASS %-32s %-7s %6.1f s  %s" % (c.name, fl, r["time"], extra), flush=True)
+                print("PASS %-32s %-7s %s  %s" % (c.name, fl, "reused  " if r.get("reused")
+                                                  else "%6.1f s" % r["time"], extra), flush=True)
             else:
                 print("FAIL %-32s %-7s %6.1f s  %s (log: %s)" % (c.name, fl, r["time"], r["msg"],
                                                                 r["log"]), flush=True)
 
-    prev.update({k: r["time"] for k, r in results.items() if r["ok"]})
+    prev.update({k: r["time"] for k, r in results.items() if r["ok"] and not r.get("reused")})
     write_times(os.path.join(a.logdir, "times.tsv"), prev)
 
     npass = nfail = 0
@@ -641,7 +800,9 @@ def main():
                 for k in ECP5_COLS:
                     table[c.name].setdefault(k, "")
             else:
-                table[c.name] = {"status": "not run", "notes": ["not run (see --only)"]}
+                table[c.name] = {"status": "not run", "notes": [
+                    "not synthesized yet: no result since the configuration was added or changed "
+                    "(`synth/run_synth.py --only %s --out docs/area.md`)" % c.name]}
     for r in table.values():
         if r["status"] == "ok":
             r.setdefault("mac16", 0)

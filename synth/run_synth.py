@@ -422,6 +422,47 @@ def run_task(cfg, flow, a, dirs):
     return res
 
 
+def flag_notes(cfg, gen):
+    """The notes a configuration's flags (@keep, @nomemmap) put in its rows: (generic/iCE40
+    notes, ECP5 notes). gen: the generic run's results (mem_cells / mem_bits for @nomemmap)."""
+    notes, ecp5_notes = [], []
+    if cfg.keep:
+        ecp5_notes.append("@keep=%s: LUT4 is an over-estimate (up to ~1.8x the flat count, "
+                          "synth.md)" % ",".join(cfg.keep))
+        notes.append("@keep=%s: %s kept as %s own module%s (synthesized once per parameter "
+                     "set, counts summed over the instances; no optimization across "
+                     "%s boundary)" % (",".join(cfg.keep), ", ".join(cfg.keep),
+                                       "their" if len(cfg.keep) > 1 else "its",
+                                       "s" if len(cfg.keep) > 1 else "",
+                                       "their" if len(cfg.keep) > 1 else "its"))
+    if "@nomemmap" in cfg.flags and "mem_bits" not in gen:
+        notes.append("@nomemmap: in the generic flow the inferred memories stay `$mem_v2` cells "
+                     "(one generic cell each, no transistors) instead of flip-flops and muxes "
+                     "(their bit count is in that run's files, no longer here)")
+    elif "@nomemmap" in cfg.flags:
+        notes.append("@nomemmap: in the generic flow %d inferred memor%s (%d bits) stay "
+                     "`$mem_v2` cells (one generic cell each, no transistors) instead of "
+                     "flip-flops and muxes (iCE40/ECP5 map them to BRAM as usual)" % (
+                         gen.get("mem_cells", 0),
+                         "y" if gen.get("mem_cells", 0) == 1 else "ies",
+                         gen.get("mem_bits", 0)))
+    return notes, ecp5_notes
+
+
+def earlier_flag_notes(cfg, logdir):
+    """flag_notes of a configuration kept from an earlier run (--only): the memory count of
+    @nomemmap comes from that run's files, when they are still there."""
+    gen = {}
+    if "@nomemmap" in cfg.flags:
+        base = os.path.join(logdir, "%s.generic" % cfg.name)
+        try:
+            gen["mem_cells"], gen["mem_bits"] = memory_bits(base + ".mem.il", base + ".json",
+                                                            cfg.top)
+        except (OSError, ValueError, KeyError):
+            pass
+    return flag_notes(cfg, gen)
+
+
 def summarize(cfg, gen, ice, ecp):
     """Builds one table row (dict of TSV columns + status/notes; 'ecp5_notes' for the ECP5
     table)."""
@@ -438,22 +479,9 @@ def summarize(cfg, gen, ice, ecp):
         row["notes"].append("%d latch cell(s) inferred" % latches)
     if gen.get("problems"):
         row["notes"].append("yosys `check`: %d problem(s), see log" % gen["problems"])
-    if cfg.keep:
-        row["ecp5_notes"].append("@keep=%s: LUT4 is an over-estimate (up to ~1.8x the flat count, "
-                                 "synth.md)" % ",".join(cfg.keep))
-        row["notes"].append("@keep=%s: %s kept as %s own module%s (synthesized once per parameter "
-                            "set, counts summed over the instances; no optimization across "
-                            "%s boundary)" % (",".join(cfg.keep), ", ".join(cfg.keep),
-                                              "their" if len(cfg.keep) > 1 else "its",
-                                              "s" if len(cfg.keep) > 1 else "",
-                                              "their" if len(cfg.keep) > 1 else "its"))
-    if "@nomemmap" in cfg.flags:
-        row["notes"].append("@nomemmap: in the generic flow %d inferred memor%s (%d bits) stay "
-                            "`$mem_v2` cells (one generic cell each, no transistors) instead of "
-                            "flip-flops and muxes (iCE40/ECP5 map them to BRAM as usual)" % (
-                                gen.get("mem_cells", 0),
-                                "y" if gen.get("mem_cells", 0) == 1 else "ies",
-                                gen.get("mem_bits", 0)))
+    notes, ecp5_notes = flag_notes(cfg, gen)
+    row["notes"] += notes
+    row["ecp5_notes"] += ecp5_notes
     ib = ice["bytype"]
     row["lut"] = ib.get("SB_LUT4", 0)
     row["ff"] = sum(n for t, n in ib.items() if t.startswith("SB_DFF"))
@@ -794,8 +822,11 @@ def main():
         if c.name not in table:
             o = old.get(c.name)
             if o and o.get("module") == c.top and o.get("params") == c.param_str():
-                table[c.name] = dict(o, status="ok", notes=["from an earlier run"],
-                                     earlier=True)
+                notes, ecp5_notes = earlier_flag_notes(c, a.logdir)
+                if str(o.get("mac16", "0")) not in ("", "0"):
+                    notes.append("%s SB_MAC16" % o["mac16"])
+                table[c.name] = dict(o, status="ok", notes=notes + ["from an earlier run"],
+                                     ecp5_notes=ecp5_notes, earlier=True)
                 # an area.tsv written before the ECP5 flow existed: keep the row, ECP5 empty
                 for k in ECP5_COLS:
                     table[c.name].setdefault(k, "")

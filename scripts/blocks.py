@@ -178,6 +178,39 @@ class Block:
         return config_lines(self.fpga_text)
 
 
+CONFIG_NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
+CONFIG_PARAM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)=(\S+)$")
+
+
+def parse_config_line(line, where, seen, usage):
+    """One configuration line of a 'synth' or 'fpga' key (or a --configs file):
+    '<config> <top> [Param=value ...] [@flag ...]' -> (name, top, [(Param, value)], [flags]).
+    Flags are returned as written, in order, for the caller to interpret. seen maps config
+    names to where they were first given (a duplicate is an error). Raises DescriptionError
+    naming `where` on a malformed line; `usage` is the line's syntax for the message."""
+    parts = line.split()
+    if len(parts) < 2:
+        raise DescriptionError("%s: expected '%s'" % (where, usage))
+    name, top = parts[0], parts[1]
+    if not CONFIG_NAME_RE.match(name):
+        raise DescriptionError("%s: bad config name '%s' (letters, digits, _ . + - only)"
+                               % (where, name))
+    if name in seen:
+        raise DescriptionError("%s: duplicate config name '%s' (first at %s)"
+                               % (where, name, seen[name]))
+    seen[name] = where
+    params, flags = [], []
+    for p in parts[2:]:
+        if p.startswith("@"):
+            flags.append(p)
+            continue
+        m = CONFIG_PARAM_RE.match(p)
+        if not m:
+            raise DescriptionError("%s: bad parameter '%s' (expected Name=value)" % (where, p))
+        params.append((m.group(1), m.group(2)))
+    return name, top, params, flags
+
+
 def config_lines(text):
     """(line number, text) of the non-empty lines of a multi-line key, '#' comments removed."""
     out = []

@@ -55,8 +55,6 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import blocks  # noqa: E402  (the block descriptions)
 BUILD = os.environ.get("BUILD", "build")
 
-PARAM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)=(\S+)$")
-NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 FLAGS = {"@ice40": "ice40", "@ecp5": "ecp5"}
 FAMILIES = ["ice40", "ecp5"]
 
@@ -113,26 +111,15 @@ def load_configs():
     for b in every:
         for n, line in b.fpga_configs():
             where = "%s: fpga line %d" % (b.path, n)
-            parts = line.split()
-            if len(parts) < 2:
-                die("%s: expected '<config> <top> [Param=value ...] [@ice40|@ecp5]'" % where)
-            name, top = parts[0], parts[1]
-            if not NAME_RE.match(name):
-                die("%s: bad config name '%s' (letters, digits, _ . + - only)" % (where, name))
-            if name in seen:
-                die("%s: duplicate config name '%s' (first at %s)" % (where, name, seen[name]))
-            seen[name] = where
-            params, fams = [], []
-            for p in parts[2:]:
-                if p.startswith("@"):
-                    if p not in FLAGS:
-                        die("%s: unknown flag '%s' (known: %s)" % (where, p, " ".join(FLAGS)))
-                    fams.append(FLAGS[p])
-                    continue
-                m = PARAM_RE.match(p)
-                if not m:
-                    die("%s: bad parameter '%s' (expected Name=value)" % (where, p))
-                params.append((m.group(1), m.group(2)))
+            try:
+                name, top, params, flags = blocks.parse_config_line(
+                    line, where, seen, "<config> <top> [Param=value ...] [@ice40|@ecp5]")
+            except blocks.DescriptionError as e:
+                die(str(e))
+            bad = [p for p in flags if p not in FLAGS]
+            if bad:
+                die("%s: unknown flag '%s' (known: %s)" % (where, bad[0], " ".join(FLAGS)))
+            fams = [FLAGS[p] for p in flags]
             out.append(Config(name, top, params, b.name, b.rtl_dirs(), fams or list(FAMILIES),
                               where))
     return out

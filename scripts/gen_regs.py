@@ -567,9 +567,9 @@ COMMON_CONN = [
     ("ctrl_start_o", "start"), ("ctrl_clear_o", "clear"),
     ("status_busy_i", "job_busy_i"), ("status_done_i", "st_done"), ("status_error_i", "st_error"),
     ("err_code_code_i", "err_code"), ("err_code_resp_i", "err_resp"),
-    ("intr_status_done_set_i", "intr_done_set || intr_test[0]"),
+    ("intr_status_done_set_i", "job_done_i || intr_test[0]"),
     ("intr_status_done_o", "intr_status[0]"),
-    ("intr_status_error_set_i", "intr_error_set || intr_test[1]"),
+    ("intr_status_error_set_i", "job_err_i || intr_test[1]"),
     ("intr_status_error_o", "intr_status[1]"),
     ("intr_enable_done_o", "intr_enable[0]"), ("intr_enable_error_o", "intr_enable[1]"),
     ("intr_test_done_o", "intr_test[0]"), ("intr_test_error_o", "intr_test[1]"),
@@ -665,7 +665,7 @@ def gen_csr(blk, rdl_rel, regs, map_w):
     w("  wire [AddrW-1:0] reg_addr;")
     w("  wire [31:0] reg_wdata, reg_rdata;")
     w("  wire [3:0]  reg_wstrb;")
-    w("  wire        start, clear, st_done, st_error, intr_done_set, intr_error_set;")
+    w("  wire        start, clear, st_done, st_error;")
     w("  wire [7:0]  err_code;")
     w("  wire [1:0]  err_resp, intr_status, intr_enable, intr_test;")
     w("  wire [31:0] cyc_busy, cyc_stall, rd_bursts, wr_bursts;")
@@ -707,8 +707,7 @@ def gen_csr(blk, rdl_rel, regs, map_w):
              ("wr_burst_i", "job_wr_burst_i"), ("intr_status_i", "intr_status"),
              ("intr_enable_i", "intr_enable"), ("status_done_o", "st_done"),
              ("status_error_o", "st_error"), ("err_code_o", "err_code"),
-             ("err_resp_o", "err_resp"), ("intr_done_set_o", "intr_done_set"),
-             ("intr_error_set_o", "intr_error_set"), ("cyc_busy_o", "cyc_busy"),
+             ("err_resp_o", "err_resp"), ("cyc_busy_o", "cyc_busy"),
              ("cyc_stall_o", "cyc_stall"), ("rd_bursts_o", "rd_bursts"),
              ("wr_bursts_o", "wr_bursts"), ("irq_o", "irq_o")]
     pw = max(len(a) for a, _ in conns)

@@ -62,8 +62,6 @@ ECP5_TYPES = {"ecp5_lut": ("LUT4",), "ecp5_ff": ("TRELLIS_FF",),
 
 FLOWS = ["generic", "ice40", "ecp5"]
 
-PARAM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)=(\S+)$")
-NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
 # Per-configuration flags of a synthesis line (docs/synth.md, "Flags").
@@ -113,40 +111,27 @@ def config_lines(path):
 
 def load_configs(path):
     configs, seen = [], {}
-    if True:
-        for where, line, dirs in config_lines(path):
-            parts = line.split()
-            if len(parts) < 2:
-                die("%s: expected '<config-name> <top-module> [Param=value ...]'" % where)
-            name, top = parts[0], parts[1]
-            if not NAME_RE.match(name):
-                die("%s: bad config name '%s' (letters, digits, _ . + - only)" % (where, name))
-            if name in seen:
-                die("%s: duplicate config name '%s' (first at %s)" % (where, name, seen[name]))
-            seen[name] = where
-            params, nocheck, flags, keep = [], False, set(), []
-            for p in parts[2:]:
-                if p.startswith("@keep"):
-                    m = KEEP_RE.match(p)
-                    if not m:
-                        die("%s: bad flag '%s' (expected @keep=<module>[,<module>...])"
-                            % (where, p))
-                    keep += m.group(1).split(",")
-                    continue
-                if p.startswith("@"):
-                    if p not in FLAGS:
-                        die("%s: unknown flag '%s' (known: %s)" % (where, p, " ".join(FLAGS)))
-                    flags.add(p)
-                    nocheck = nocheck or p == "@nocheck"
-                    continue
-                m = PARAM_RE.match(p)
+    for where, line, dirs in config_lines(path):
+        try:
+            name, top, params, raw_flags = blocks.parse_config_line(
+                line, where, seen, "<config-name> <top-module> [Param=value ...]")
+        except blocks.DescriptionError as e:
+            die(str(e))
+        flags, keep = set(), []
+        for p in raw_flags:
+            if p.startswith("@keep"):
+                m = KEEP_RE.match(p)
                 if not m:
-                    die("%s: bad parameter '%s' (expected Name=value)" % (where, p))
-                params.append((m.group(1), m.group(2)))
-            configs.append(Config(name, top, params, where, dirs))
-            configs[-1].nocheck = nocheck
-            configs[-1].flags = flags
-            configs[-1].keep = keep
+                    die("%s: bad flag '%s' (expected @keep=<module>[,<module>...])" % (where, p))
+                keep += m.group(1).split(",")
+            elif p in FLAGS:
+                flags.add(p)
+            else:
+                die("%s: unknown flag '%s' (known: %s)" % (where, p, " ".join(FLAGS)))
+        configs.append(Config(name, top, params, where, dirs))
+        configs[-1].nocheck = "@nocheck" in flags
+        configs[-1].flags = flags
+        configs[-1].keep = keep
     return configs
 
 

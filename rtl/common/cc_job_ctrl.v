@@ -3,17 +3,19 @@
 // Filename:  cc_job_ctrl.v
 //
 // Purpose:   The status side of the AXI shell, shared by every <blk>_axi top: the STATUS and
-//            ERR_CODE registers' values, the interrupt set pulses, the level interrupt and the
+//            ERR_CODE registers' values, the level interrupt and the
 //            performance counters of the common register map (docs/axi_shell.md, "Common
 //            registers").
 //
 //            Contract:
 //              * start_i (a job starts) clears DONE, ERROR and the error code; a done_i or err_i
 //                in the same cycle (a job refused at its start) counts for the new job.
-//              * done_i: the job ended (one cycle): DONE rises and INTR_STATUS.DONE is set.
+//              * done_i: the job ended (one cycle): DONE rises (the register file sets
+//                INTR_STATUS.DONE from the same pulse).
 //              * err_i: an error (one cycle) with its code and, for bus errors, AXI response:
-//                ERROR rises, INTR_STATUS.ERROR is set, and the first error's code and response
-//                are kept until the next start (later errors do not overwrite them).
+//                ERROR rises (the register file sets INTR_STATUS.ERROR), and the first
+//                error's code and response are kept until the next start (later errors do not
+//                overwrite them).
 //              * busy_i, stall_i: levels counted into CYC_BUSY / CYC_STALL (stall_i counts only
 //                while busy_i); rd_burst_i / wr_burst_i: pulses counted into RD_BURSTS /
 //                WR_BURSTS. Counters wrap at 2^32; clear_i (CTRL.CLEAR) zeroes them.
@@ -41,8 +43,6 @@ module cc_job_ctrl (
   output wire        status_error_o,
   output wire [7:0]  err_code_o,
   output wire [1:0]  err_resp_o,
-  output wire        intr_done_set_o,
-  output wire        intr_error_set_o,
   output reg  [31:0] cyc_busy_o,
   output reg  [31:0] cyc_stall_o,
   output reg  [31:0] rd_bursts_o,
@@ -100,8 +100,6 @@ module cc_job_ctrl (
   assign status_error_o   = error_q;
   assign err_code_o       = code_q;
   assign err_resp_o       = resp_q;
-  assign intr_done_set_o  = done_i;
-  assign intr_error_set_o = err_i;
   assign irq_o            = irq_q;
 endmodule
 `default_nettype wire

@@ -75,7 +75,7 @@ module softermax_csr #(
   wire [AddrW-1:0] reg_addr;
   wire [31:0] reg_wdata, reg_rdata;
   wire [3:0]  reg_wstrb;
-  wire        start, clear, st_done, st_error, intr_done_set, intr_error_set;
+  wire        start, clear, st_done, st_error;
   wire [7:0]  err_code;
   wire [1:0]  err_resp, intr_status, intr_enable, intr_test;
   wire [31:0] cyc_busy, cyc_stall, rd_bursts, wr_bursts;
@@ -128,9 +128,9 @@ module softermax_csr #(
     .status_error_i         (st_error),
     .err_code_code_i        (err_code),
     .err_code_resp_i        (err_resp),
-    .intr_status_done_set_i (intr_done_set || intr_test[0]),
+    .intr_status_done_set_i (job_done_i || intr_test[0]),
     .intr_status_done_o     (intr_status[0]),
-    .intr_status_error_set_i(intr_error_set || intr_test[1]),
+    .intr_status_error_set_i(job_err_i || intr_test[1]),
     .intr_status_error_o    (intr_status[1]),
     .intr_enable_done_o     (intr_enable[0]),
     .intr_enable_error_o    (intr_enable[1]),
@@ -157,31 +157,29 @@ module softermax_csr #(
   assign job_clear_o = clear;
 
   cc_job_ctrl u_job (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .start_i         (start && !job_busy_i),
-    .clear_i         (clear),
-    .busy_i          (job_busy_i),
-    .stall_i         (job_stall_i),
-    .done_i          (job_done_i),
-    .err_i           (job_err_i),
-    .err_code_i      (job_err_code_i),
-    .err_resp_i      (job_err_resp_i),
-    .rd_burst_i      (job_rd_burst_i),
-    .wr_burst_i      (job_wr_burst_i),
-    .intr_status_i   (intr_status),
-    .intr_enable_i   (intr_enable),
-    .status_done_o   (st_done),
-    .status_error_o  (st_error),
-    .err_code_o      (err_code),
-    .err_resp_o      (err_resp),
-    .intr_done_set_o (intr_done_set),
-    .intr_error_set_o(intr_error_set),
-    .cyc_busy_o      (cyc_busy),
-    .cyc_stall_o     (cyc_stall),
-    .rd_bursts_o     (rd_bursts),
-    .wr_bursts_o     (wr_bursts),
-    .irq_o           (irq_o)
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .start_i       (start && !job_busy_i),
+    .clear_i       (clear),
+    .busy_i        (job_busy_i),
+    .stall_i       (job_stall_i),
+    .done_i        (job_done_i),
+    .err_i         (job_err_i),
+    .err_code_i    (job_err_code_i),
+    .err_resp_i    (job_err_resp_i),
+    .rd_burst_i    (job_rd_burst_i),
+    .wr_burst_i    (job_wr_burst_i),
+    .intr_status_i (intr_status),
+    .intr_enable_i (intr_enable),
+    .status_done_o (st_done),
+    .status_error_o(st_error),
+    .err_code_o    (err_code),
+    .err_resp_o    (err_resp),
+    .cyc_busy_o    (cyc_busy),
+    .cyc_stall_o   (cyc_stall),
+    .rd_bursts_o   (rd_bursts),
+    .wr_bursts_o   (wr_bursts),
+    .irq_o         (irq_o)
   );
 endmodule
 `default_nettype wire

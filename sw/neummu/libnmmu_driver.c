@@ -86,29 +86,26 @@ int nmmu_drv_config(nmmu_dev_t *d, uint64_t root_pa, unsigned walkers, unsigned 
   return 0;
 }
 
+#define NMMU_ID_FREE ((size_t)-1)
+
 int nmmu_drv_translate(nmmu_dev_t *d, const uint64_t *va, const uint8_t *is_write, size_t n,
                        uint64_t *pa, uint8_t *status, uint64_t timeout) {
   accel_bus *b = d->bus;
   unsigned ids = d->window;
-  /* request index of each ID in flight; an ID is reused only once its answer is in (answers
-   * come back in any order) */
+  /* request index of each ID in flight (NMMU_ID_FREE: none); an ID is reused only once its
+   * answer is in (answers come back in any order) */
   size_t *slot = (size_t *)malloc(ids * sizeof(size_t));
-  unsigned char *busy = (unsigned char *)calloc(ids, 1);
-  if (!slot || !busy) {
-    free(slot);
-    free(busy);
-    return ACCEL_E_ARG;
-  }
+  if (!slot) return ACCEL_E_ARG;
+  for (unsigned i = 0; i < ids; i++) slot[i] = NMMU_ID_FREE;
   size_t sent = 0, got = 0;
   uint64_t quiet = 0;
   /* START opens the batch: it clears the error status (so the batch's own first error is
    * reported) and arms DONE, which comes when no translation is in flight */
   int rc = accel_job_start(b);
   while (got < n && !rc) {
-    while (sent < n && !busy[sent % ids]) {
+    while (sent < n && slot[sent % ids] == NMMU_ID_FREE) {
       unsigned id = (unsigned)(sent % ids);
       slot[id] = sent;
-      busy[id] = 1;
       uint64_t data = (va[sent] & 0xFFFFFFFFFFFFull) | ((uint64_t)(is_write[sent] != 0) << 48);
       if (b->stream_send(b->ctx, 0, data, id, 1) != 0) rc = ACCEL_E_BUS;
       sent++;
@@ -124,19 +121,18 @@ int nmmu_drv_translate(nmmu_dev_t *d, const uint64_t *va, const uint8_t *is_writ
       else b->idle(b->ctx, 1);
     } else {
       quiet = 0;
-      if (id >= ids || !busy[id]) {
+      if (id >= ids || slot[id] == NMMU_ID_FREE) {
         rc = ACCEL_E_BUS;  /* an answer to no request in flight */
         break;
       }
-      busy[id] = 0;
       size_t i = slot[id];
+      slot[id] = NMMU_ID_FREE;
       pa[i] = data & 0xFFFFFFFFFFFFFull;
       status[i] = (uint8_t)((data >> 52) & 3u);
       got++;
     }
   }
   free(slot);
-  free(busy);
   if (rc) return rc;
   /* all answered: DONE is (or is about to be) set */
   return accel_job_wait(b, timeout);

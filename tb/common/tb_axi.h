@@ -355,6 +355,22 @@ struct TbMemStore {
   }
 };
 
+// INCR bursts a master owes for `beats` full beats of `bytes` bytes from addr when it splits at
+// every 4 KB boundary and after max_burst beats (the rule of cc_axi_burst_gen): the reference
+// count a harness compares the master's bursts with.
+inline unsigned tb_axi_bursts(uint64_t addr, uint64_t beats, unsigned bytes, unsigned max_burst) {
+  unsigned n = 0;
+  while (beats) {
+    uint64_t to_page = (4096 - (addr & 4095)) / bytes;
+    uint64_t b = beats < to_page ? beats : to_page;
+    if (b > max_burst) b = max_burst;
+    addr += b * bytes;
+    beats -= b;
+    n++;
+  }
+  return n;
+}
+
 // Address of beat i of an AXI burst (AXI4 A3.4.1).
 inline uint64_t tb_axi_beat_addr(uint64_t addr, unsigned len, unsigned size, unsigned burst,
                                  unsigned i) {

@@ -81,19 +81,6 @@ struct Env {
   }
 };
 
-unsigned bursts_for(uint64_t addr, unsigned beats) {
-  unsigned n = 0;
-  while (beats) {
-    unsigned to_page = static_cast<unsigned>((4096 - (addr & 4095)) / kBB);
-    unsigned b = beats < to_page ? beats : to_page;
-    if (b > TB_MaxBurst) b = TB_MaxBurst;
-    addr += static_cast<uint64_t>(b) * kBB;
-    beats -= b;
-    n++;
-  }
-  return n;
-}
-
 void queue_copy(Env &e, long id, unsigned beats, bool rd_err = false, bool wr_err = false) {
   Copy c;
   size_t n = static_cast<size_t>(beats) * kBB;
@@ -106,8 +93,8 @@ void queue_copy(Env &e, long id, unsigned beats, bool rd_err = false, bool wr_er
   c.expect_rd_err = rd_err;
   c.expect_wr_err = wr_err;
   c.id = id;
-  e.exp_rd += bursts_for(c.src, beats);
-  e.exp_wr += bursts_for(c.dst, beats);
+  e.exp_rd += tb_axi_bursts(c.src, beats, kBB, TB_MaxBurst);
+  e.exp_wr += tb_axi_bursts(c.dst, beats, kBB, TB_MaxBurst);
   e.pending.push_back(c);
 }
 

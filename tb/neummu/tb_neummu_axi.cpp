@@ -80,7 +80,7 @@ struct Env {
 // Translates va[] through the driver and checks every answer against the model on img.
 // Returns the driver's result.
 int check_batch(Env &e, const nmmu_mem_t *img, const std::vector<uint64_t> &va,
-                const std::vector<uint8_t> &wr, uint64_t id, int expect_rc = -100) {
+                const std::vector<uint8_t> &wr, uint64_t id) {
   size_t n = va.size();
   std::vector<uint64_t> pa(n, ~0ull);
   std::vector<uint8_t> st(n, 0xFF);
@@ -96,7 +96,7 @@ int check_batch(Env &e, const nmmu_mem_t *img, const std::vector<uint64_t> &va,
                   " status %d, got pa 0x%" PRIx64 " status %d\n", id, i, va[i], wr[i] ? 'w' : 'r',
                   x.pa, x.status, pa[i], st[i]);
   }
-  int want = expect_rc != -100 ? expect_rc : (any_fault ? NMMU_ERR_FAULT : 0);
+  int want = any_fault ? NMMU_ERR_FAULT : 0;
   e.sc.check("batch result (0, or 0x01 when a request faulted)", id, static_cast<uint64_t>(want),
              static_cast<uint64_t>(rc));
   return rc;

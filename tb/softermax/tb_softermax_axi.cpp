@@ -65,20 +65,6 @@ void model_row(Env &e, const int8_t *x, int n, uint8_t *y) {
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
 
-// Bursts the master must issue for one row of `beats` beats at addr (4 KB and 256-beat splits).
-uint32_t bursts_for(uint64_t addr, uint32_t beats, uint32_t bb) {
-  uint32_t n = 0;
-  while (beats) {
-    uint32_t to_page = static_cast<uint32_t>((4096 - (addr & 4095)) / bb);
-    uint32_t b = beats < to_page ? beats : to_page;
-    if (b > 256) b = 256;
-    addr += static_cast<uint64_t>(b) * bb;
-    beats -= b;
-    n++;
-  }
-  return n;
-}
-
 // One job with explicit placement: writes the rows, fills the destination area with a pattern,
 // runs, checks each row against the model, the padding (0) and the gaps (untouched). Returns the
 // driver's result.
@@ -233,8 +219,8 @@ void test_counters(Env &e, uint64_t id) {
   accel_counters_read(b, &c);
   uint32_t beats = round_up(len, TB_Vec) / TB_Vec, rb = 0, wb = 0;
   for (uint32_t r = 0; r < rows; r++) {
-    rb += bursts_for(src + static_cast<uint64_t>(r) * st, beats, TB_Vec);
-    wb += bursts_for(dst + static_cast<uint64_t>(r) * st, beats, TB_Vec);
+    rb += tb_axi_bursts(src + static_cast<uint64_t>(r) * st, beats, TB_Vec, TB_MaxBurst);
+    wb += tb_axi_bursts(dst + static_cast<uint64_t>(r) * st, beats, TB_Vec, TB_MaxBurst);
   }
   e.sc.check("RD_BURSTS = bursts of the rows (4 KB / 256-beat splits)", id, rb, c.rd_bursts);
   e.sc.check("WR_BURSTS = bursts of the rows", id, wb, c.wr_bursts);

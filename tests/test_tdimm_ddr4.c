@@ -492,9 +492,9 @@ static uint64_t doc_block(unsigned ranks, unsigned w, unsigned rank, unsigned bg
                           unsigned row, unsigned col) {
   unsigned rw = ranks == 4 ? 2 : ranks == 2 ? 1 : 0;
   uint64_t b = row;
-  b = (b << (7 - w)) | (col >> w);
   b = (b << rw) | rank;
   b = (b << 2) | bank;
+  b = (b << (7 - w)) | (col >> w);
   b = (b << 2) | bg;
   b = (b << w) | (col & ((1u << w) - 1));
   return b;

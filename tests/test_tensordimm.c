@@ -791,28 +791,28 @@ static void test_multicore(void) {
 
 /* ================================================================ DRAM mapping */
 static void test_map(void) {
-  /* hand cases, ColLoW 1, RankW 1: | row | col_hi 6 | rank | bank 2 | bg 2 | col_lo 1 | */
+  /* hand cases, ColLoW 1, RankW 1: | row | rank | bank 2 | col_hi 6 | bg 2 | col_lo 1 | */
   tdimm_dram_addr_t a = tdimm_map(1, 1, 1);
   CHECK(a.col == 1 && a.bg == 0 && a.bank == 0 && a.rank == 0 && a.row == 0, "map 1");
   a = tdimm_map(2, 1, 1);
   CHECK(a.col == 0 && a.bg == 1, "map 2 -> bg 1");
   a = tdimm_map(8, 1, 1);
-  CHECK(a.bank == 1 && a.bg == 0, "map 8 -> bank 1");
-  a = tdimm_map(32, 1, 1);
-  CHECK(a.rank == 1 && a.bank == 0 && a.col == 0, "map 32 -> rank 1");
-  a = tdimm_map(64, 1, 1);
-  CHECK(a.col == 2 && a.rank == 0, "map 64 -> col 2");
+  CHECK(a.col == 2 && a.bg == 0 && a.bank == 0, "map 8 -> col 2");
+  a = tdimm_map(512, 1, 1);
+  CHECK(a.bank == 1 && a.bg == 0 && a.col == 0, "map 512 -> bank 1");
+  a = tdimm_map(2048, 1, 1);
+  CHECK(a.rank == 1 && a.bank == 0 && a.col == 0, "map 2048 -> rank 1");
   a = tdimm_map(4096 * 5 + 4095, 1, 1);
   CHECK(a.row == 5 && a.col == 127 && a.rank == 1 && a.bank == 3 && a.bg == 3, "map all ones");
   a = tdimm_map(2048, 1, 0);
   CHECK(a.row == 1 && a.col == 0, "rank_w 0: row at bit 11");
   a = tdimm_map(0x7FFFFFF, 1, 2);
   CHECK(a.row == 0x3FFF && a.rank == 3 && a.col == 127, "rank_w 2, 2^27-1: row at bit 13");
-  a = tdimm_map(0x5A, 0, 0); /* 0b1011010: bg 2, bank 2, col_hi 0b101 */
-  CHECK(a.bg == 2 && a.bank == 2 && a.col == 5 && a.rank == 0, "col_lo_w 0");
-  a = tdimm_map(0x5A, 7, 0); /* col_lo 0x5A, bg/bank from bits 7..10, no col_hi */
+  a = tdimm_map(0x25A, 0, 0); /* 0b10_0101_1010: bg 2, col 0b10110 = 22, bank 1 */
+  CHECK(a.bg == 2 && a.bank == 1 && a.col == 22 && a.rank == 0, "col_lo_w 0");
+  a = tdimm_map(0x5A, 7, 0); /* col_lo 0x5A, then bg at bits 7..8, bank at 9..10 */
   CHECK(a.col == 0x5A && a.bg == 0 && a.bank == 0 && a.row == 0 && tdimm_map(0x80, 7, 0).bg == 1 &&
-            tdimm_map(1u << 11, 7, 0).row == 1,
+            tdimm_map(0x200, 7, 0).bank == 1 && tdimm_map(1u << 11, 7, 0).row == 1,
         "col_lo_w 7");
   /* round trips for every width */
   cutil_rng_t rng = cutil_rng_seed(1);
@@ -837,10 +837,13 @@ static void test_map(void) {
                f.col != e.col;
       }
   CHECK(!bad, "map/unmap round trips (%d wrong)", bad);
-  /* sequential blocks: 2^ColLoW in one bank, then the next bank group */
+  /* sequential blocks: 2^ColLoW in one bank, then the next bank group; after 4 groups the next
+     columns of the same rows (512 blocks = 4 rows of 128 columns in one bank of each group), then
+     the next bank, then the next rank */
   CHECK(tdimm_map(0, 2, 1).bg == 0 && tdimm_map(3, 2, 1).bg == 0 && tdimm_map(4, 2, 1).bg == 1 &&
-            tdimm_map(16, 2, 1).bank == 1 && tdimm_map(64, 2, 1).rank == 1 &&
-            tdimm_map(128, 2, 1).col == 4,
+            tdimm_map(16, 2, 1).col == 4 && tdimm_map(16, 2, 1).bank == 0 &&
+            tdimm_map(511, 2, 1).bank == 0 && tdimm_map(512, 2, 1).bank == 1 &&
+            tdimm_map(2048, 2, 1).rank == 1 && tdimm_map(4096, 2, 1).row == 1,
         "sequential order");
 }
 

@@ -141,9 +141,8 @@ static uint64_t ddr4_unmap(const tdimm_ddr4_t *d, unsigned rank, unsigned bg, un
                            unsigned row, unsigned col) {
   unsigned w = d->col_lo_w, rw = d->rank_w;
   uint64_t col_lo = col & ((1u << w) - 1), col_hi = (col & (TDIMM_DDR4_COLS - 1)) >> w;
-  return col_lo | (uint64_t)(bg & 3) << w | (uint64_t)(bank & 3) << (w + 2) |
-         (uint64_t)(rank & (d->p.ranks - 1)) << (w + 4) | col_hi << (w + 4 + rw) |
-         (uint64_t)(row & (TDIMM_DDR4_ROWS - 1)) << (11 + rw);
+  return col_lo | (uint64_t)(bg & 3) << w | col_hi << (w + 2) | (uint64_t)(bank & 3) << 9 |
+         (uint64_t)(rank & (d->p.ranks - 1)) << 11 | (uint64_t)(row & (TDIMM_DDR4_ROWS - 1)) << (11 + rw);
 }
 
 static void ddr4_map(const tdimm_ddr4_t *d, uint64_t blk, tdimm_ddr4_coord_t *c) {
@@ -152,12 +151,12 @@ static void ddr4_map(const tdimm_ddr4_t *d, uint64_t blk, tdimm_ddr4_coord_t *c)
   blk >>= w;
   c->bg = (unsigned)(blk & 3);
   blk >>= 2;
+  c->col |= (unsigned)(blk & ((1u << (7 - w)) - 1)) << w;
+  blk >>= 7 - w;
   c->bank = (unsigned)(blk & 3);
   blk >>= 2;
   c->rank = (unsigned)(blk & ((1u << rw) - 1));
   blk >>= rw;
-  c->col |= (unsigned)(blk & ((1u << (7 - w)) - 1)) << w;
-  blk >>= 7 - w;
   c->row = (unsigned)blk;
 }
 

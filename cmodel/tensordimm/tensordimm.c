@@ -443,12 +443,12 @@ tdimm_dram_addr_t tdimm_map(uint64_t local_block, unsigned col_lo_w, unsigned ra
   b >>= col_lo_w;
   a.bg = (unsigned)(b & 3);
   b >>= 2;
+  const unsigned col_hi = (unsigned)(b & ((1u << (7 - col_lo_w)) - 1));
+  b >>= 7 - col_lo_w;
   a.bank = (unsigned)(b & 3);
   b >>= 2;
   a.rank = (unsigned)(b & ((1u << rank_w) - 1));
   b >>= rank_w;
-  const unsigned col_hi = (unsigned)(b & ((1u << (7 - col_lo_w)) - 1));
-  b >>= 7 - col_lo_w;
   a.row = (unsigned)b;
   a.col = col_hi << col_lo_w | col_lo;
   return a;
@@ -460,9 +460,9 @@ uint64_t tdimm_unmap(tdimm_dram_addr_t a, unsigned col_lo_w, unsigned rank_w) {
   const uint64_t col_lo = a.col & ((1u << col_lo_w) - 1);
   const uint64_t col_hi = (a.col >> col_lo_w) & ((1u << (7 - col_lo_w)) - 1);
   uint64_t b = a.row;
-  b = b << (7 - col_lo_w) | col_hi;
   b = b << rank_w | (a.rank & ((1u << rank_w) - 1));
   b = b << 2 | (a.bank & 3);
+  b = b << (7 - col_lo_w) | col_hi;
   b = b << 2 | (a.bg & 3);
   b = b << col_lo_w | col_lo;
   return b;

@@ -117,7 +117,7 @@ module tdimm_mc #(
   localparam integer NG    = 4 * Ranks;            // bank groups (flat {rank, bg})
   localparam integer RowW  = LocalAw - 11 - RankW;
   localparam integer TW    = 11;                   // timer width (tRFC + 3 < 2^11)
-  localparam integer LA    = CDepth < 4 ? CDepth : 4;   // queue C lookahead for ACT/PRE
+  localparam integer LA    = CDepth < 8 ? CDepth : 8;   // queue C window (write CAS, ACT, PRE)
   localparam integer NS    = RqDepth + LA;
   localparam integer RqW   = $clog2(RqDepth + 1);
   localparam integer RqIW  = $clog2(RqDepth);
@@ -161,12 +161,14 @@ module tdimm_mc #(
   endgenerate
 
   // ---------------------------------------------------------------- address fields
+  // Local block address, from the LSB (docs/tensordimm.md "Inside a DIMM"):
+  //   col_lo (ColLoW) | bank group (2) | col_hi (7 - ColLoW) | bank (2) | rank (RankW) | row
   function [BkW-1:0] f_bank(input [LocalAw-1:0] a);  // {rank, bg, bank}
-    reg [31:0] x;
+    reg [31:0] x, y;
     begin
-      // from the LSB above col_lo: bank group (2), bank (2), rank (RankW)
-      x = {{(32-LocalAw){1'b0}}, a} >> ColLoW;
-      x = {x[31:4], x[1:0], x[3:2]};
+      x = {{(32-LocalAw){1'b0}}, a} >> ColLoW;      // bg in x[1:0]
+      y = {{(32-LocalAw){1'b0}}, a} >> 9;           // bank in y[1:0], rank above
+      x = {y[29:2], x[1:0], y[1:0]};
       f_bank = x[BkW-1:0];
     end
   endfunction
@@ -181,7 +183,7 @@ module tdimm_mc #(
     reg [31:0] x, hi, lo;
     begin
       x  = {{(32-LocalAw){1'b0}}, a};
-      hi = (x >> (4 + RankW + ColLoW)) & ((32'd1 << (7 - ColLoW)) - 32'd1);
+      hi = (x >> (2 + ColLoW)) & ((32'd1 << (7 - ColLoW)) - 32'd1);
       lo = x & ((32'd1 << ColLoW) - 32'd1);
       x  = (hi << ColLoW) | lo;
       f_col = x[6:0];
@@ -238,6 +240,7 @@ module tdimm_mc #(
   reg [511:0]       c_data_q  [0:CDepth-1];
   reg [CDepth*LocalAw-1:0] c_addr_q;
   reg [CDepth-1:0] c_mk_q;
+  reg [CDepth-1:0] c_iss_q;          // written to DRAM, waiting to leave the head
   reg [CDepth*4-1:0] c_err_q;
   reg [CDepth*24-1:0] c_rows_q;
   reg [CPW-1:0]     c_hp_q, c_tp_q;
@@ -273,7 +276,8 @@ module tdimm_mc #(
       ci = {{(32-CPW){1'b0}}, c_hp_q} + i;
       if (ci >= CDepth) ci = ci - CDepth;
       c_idx[(i)*CPW +: CPW] = ci[CPW-1:0];
-      s_v[RqDepth+i] = i < c_cnt_q && !c_mk_q[c_idx[(i)*CPW +: CPW]];
+      s_v[RqDepth+i] = i < c_cnt_q && !c_mk_q[c_idx[(i)*CPW +: CPW]] &&
+                       !c_iss_q[c_idx[(i)*CPW +: CPW]];
       s_addr[(RqDepth+i)*LocalAw +: LocalAw] = c_addr_q[(c_idx[(i)*CPW +: CPW])*LocalAw +: LocalAw];
     end
     for (s = 0; s < NS; s = s + 1) begin
@@ -386,16 +390,22 @@ module tdimm_mc #(
           cas_s  = s[SW-1:0];
         end
       end
-    end else if (s_hit[RqDepth]) begin
-      rk = f_rank_of_bank(s_bk[(RqDepth)*BkW +: BkW]);
-      gi = f_grp(s_bk[(RqDepth)*BkW +: BkW]);
-      e = mx(dbg_fault_i == 3'd1 ? {TW{1'b0}} : t_cas_q[(s_bk[(RqDepth)*BkW +: BkW])*TW +: TW], t_wr_q[(gi)*TW +: TW]);
-      if (!refpend_q[rk] && e < 4) begin
-        cas_go = 1'b1;
-        cas_wr = 1'b1;
-        cas_p  = e[1:0];
-        cas_b  = s_bk[(RqDepth)*BkW +: BkW];
-        cas_s  = RqDepth[SW-1:0];
+    end else begin
+      // write mode: the oldest write in the window of queue C that hits and may go (writes of
+      // one instruction never overlap, so they may leave C out of order; the end marker stays
+      // behind them)
+      for (s = NS - 1; s >= RqDepth; s = s - 1) begin
+        rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
+        gi = f_grp(s_bk[(s)*BkW +: BkW]);
+        e = mx(dbg_fault_i == 3'd1 ? {TW{1'b0}} : t_cas_q[(s_bk[(s)*BkW +: BkW])*TW +: TW],
+               t_wr_q[(gi)*TW +: TW]);
+        if (s_hit[s] && !refpend_q[rk] && e < 4) begin
+          cas_go = 1'b1;
+          cas_wr = 1'b1;
+          cas_p  = e[1:0];
+          cas_b  = s_bk[(s)*BkW +: BkW];
+          cas_s  = s[SW-1:0];
+        end
       end
     end
 
@@ -503,7 +513,14 @@ module tdimm_mc #(
   wire rd_go  = cas_go && !cas_wr;
   wire wr_go  = cas_go && cas_wr;
   wire mk_pop = c_head_mk && !done_q;
-  wire c_pop  = wr_go || mk_pop;
+  wire c_pop  = (c_cnt_q != 0 && c_iss_q[c_hp_q]) || mk_pop;
+  // queue C entry of the write issued this cycle
+  reg [31:0] wr_slot;
+  always @* begin
+    wr_slot = {{(32-SW){1'b0}}, cas_s} - RqDepth;
+    if (wr_slot >= LA) wr_slot = 32'd0;
+  end
+  wire [CPW-1:0] wr_idx = c_idx[(wr_slot[3:0])*CPW +: CPW];
   assign rq_full_o = rq_cnt_q == RqDepth[RqW-1:0];
   assign c_full_o  = c_cnt_q == CDepth[CW-1:0];
 
@@ -564,6 +581,7 @@ module tdimm_mc #(
       for (i = 0; i < CDepth; i = i + 1) begin
         c_addr_q[(i)*LocalAw +: LocalAw] <= {LocalAw{1'b0}};
         c_mk_q[i]   <= 1'b0;
+        c_iss_q[i]  <= 1'b0;
         c_err_q[(i)*4 +: 4]  <= 4'd0;
         c_rows_q[(i)*24 +: 24] <= 24'd0;
       end
@@ -661,10 +679,12 @@ module tdimm_mc #(
       if (c_push_i) begin
         c_addr_q[(c_tp_q)*LocalAw +: LocalAw] <= c_addr_i;
         c_mk_q[c_tp_q]   <= c_marker_i;
+        c_iss_q[c_tp_q]  <= 1'b0;
         c_err_q[(c_tp_q)*4 +: 4]  <= c_err_i;
         c_rows_q[(c_tp_q)*24 +: 24] <= c_rows_i;
         c_tp_q <= c_tp_q == CLast ? {CPW{1'b0}} : c_tp_q + 1'b1;
       end
+      if (wr_go) c_iss_q[wr_idx] <= 1'b1;
       if (c_pop) c_hp_q <= c_hp_q == CLast ? {CPW{1'b0}} : c_hp_q + 1'b1;
       c_cnt_q <= c_cnt_q + {{(CW-1){1'b0}}, c_push_i} - {{(CW-1){1'b0}}, c_pop};
       // ---- write mode
@@ -686,7 +706,7 @@ module tdimm_mc #(
 
   always @(posedge clk_i) begin
     if (c_push_i) c_data_q[c_tp_q] <= c_data_i;
-    dfi_wrdata_q <= c_data_q[c_hp_q];
+    dfi_wrdata_q <= c_data_q[wr_idx];
   end
 
   assign dfi_cmd_o    = dfi_cmd_q;

@@ -28,7 +28,6 @@
 //   CDepth        entries of queue C (the write queue; the paper: 8 x 64 B)
 //   RqDepth       read-queue entries of the controller (addresses only)
 //   WrHigh, WrLow write-drain watermarks of queue C
-//   WiDepth       ALU work FIFO entries
 //   NdLog2        reset value of nodeDimLog2
 //   CoreId        reset value of tid
 //
@@ -45,7 +44,6 @@ module tensordimm_core #(
   parameter integer RqDepth = 16,
   parameter integer WrHigh  = 6,
   parameter integer WrLow   = 2,
-  parameter integer WiDepth = 4,
   parameter integer NdLog2  = 0,
   parameter integer CoreId  = 0
 ) (
@@ -77,6 +75,9 @@ module tensordimm_core #(
   localparam integer SlotW = Depth > 1 ? $clog2(Depth) : 1;
   localparam integer TagW  = SlotW + 1;
   localparam integer WiW   = 1 + LocalAw + 4 + 24;
+  // ALU work FIFO: one item per output block in flight (at most Depth: each holds an A slot) and
+  // the end item, so the work FIFO never limits the reads in flight.
+  localparam integer WiDepth = Depth + 2;
 
   generate
     if (NdLog2 < 0 || NdLog2 > 7) begin : gen_check_nd
@@ -84,9 +85,6 @@ module tensordimm_core #(
     end
     if (CoreId < 0 || CoreId > 127) begin : gen_check_id
       `CC_PARAM_FAIL(tensordimm_core__CoreId_must_be_0_to_127)
-    end
-    if (WiDepth < 2) begin : gen_check_wi
-      `CC_PARAM_FAIL(tensordimm_core__WiDepth_must_be_at_least_2)
     end
   endgenerate
 

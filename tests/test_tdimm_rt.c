@@ -46,7 +46,6 @@ static const char *write_tmp(const char *tag, const char *text) {
   return p;
 }
 
-static uint64_t align_up_test(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
 static float f32(uint32_t u) {
   float x;
@@ -503,7 +502,9 @@ static void test_emb_layout(void) {
       aligned &= lay.table_base[t] % lay.align == 0 && lay.idx_base[t] % lay.align == 0 &&
                  lay.gather_base[t] % lay.align == 0 && lay.result_base[t] % lay.align == 0;
     CHECK(aligned, "youtube regions aligned");
-    CHECK(lay.table_base[1] == align_up_test(1000000ull * 32, 1024), "table 1 after table 0");
+    /* table 1: after table 0 (1,000,000 rows x 4 = 4,000,000 local blocks), in 512-block stripe
+       1 of an 8192-block period (bank-aware placement): local 4,006,400, global x 8 */
+    CHECK(lay.table_base[1] == 8ull * 4006400, "table 1 after table 0, in bank stripe 1");
     /* per table: GATHER 3200 rows: 200 index + 12800 row blocks read, 12800 written; AVERAGE
      * 64 x 50 x 4 read, 256 written */
     CHECK(lay.st.insns == 4 && lay.st.rows_gathered == 6400 &&
@@ -755,7 +756,7 @@ static void test_synth(void) {
   {
     tdimm_synth_params_t p = {TDIMM_SYN_REDUCE, 3, 10, 1000, 4, 1, 0, 0, 0, 0, 1, 1};
     CHECK(tdimm_synth_build(&p, &wl, &st, err, sizeof err) == -1 &&
-              strstr(err, "the reduce workload needs 12288 blocks per core, more than 2^10"),
+              strstr(err, "the reduce workload needs 21504 blocks per core, more than 2^10"),
           "too small: %s", err);
     p.local_aw = 27, p.count = 16000000, p.k = 255, p.nd_log2 = 7;
     CHECK(tdimm_synth_build(&p, &wl, &st, err, sizeof err) == -1 && strstr(err, "more than 2^27"),

@@ -7,7 +7,7 @@
  * every core's local memory (2^local_aw blocks of 16 32-bit lanes) and executes instructions as
  * the sequential pseudo-code of the paper's Figure 9, with this library's errors.
  *
- * Storage is sparse: a core's memory is allocated in zeroed chunks of 1024 blocks (fewer when
+ * Storage is sparse: a core's memory is allocated in zeroed chunks of 16 blocks (fewer when
  * the capacity is smaller) on the first access through tdimm_block / tdimm_gblock or the first
  * write of an instruction; an instruction's reads of never-written blocks read zeros without
  * allocating.  A capacity of 2^27 blocks (8 GiB) per core costs only what is touched.

@@ -146,7 +146,7 @@ uint32_t tdimm_lane_average(unsigned type, const uint32_t *vals, unsigned n) {
 
 /* ------------------------------------------------------------------ sparse memory */
 /* A core's memory: top[t] -> l2 table of chunk pointers -> chunk of 2^chunk_log2 blocks. */
-#define CHUNK_LOG2_MAX 10u
+#define CHUNK_LOG2_MAX 4u   /* 16 blocks = 1 KiB: random gathers touch one chunk a row */
 #define L2_LOG2_MAX    10u
 
 struct tdimm_node {
@@ -180,7 +180,7 @@ tdimm_node_t *tdimm_node_new(const tdimm_cfg_t *cfg) {
   n->chunk_log2 = aw < CHUNK_LOG2_MAX ? aw : CHUNK_LOG2_MAX;
   aw -= n->chunk_log2;
   n->l2_log2 = aw < L2_LOG2_MAX ? aw : L2_LOG2_MAX;
-  n->top_log2 = aw - n->l2_log2; /* 0..7 */
+  n->top_log2 = aw - n->l2_log2; /* 0..13 */
   n->top = calloc((size_t)n->nd << n->top_log2, sizeof *n->top);
   if (!n->top) {
     free(n);

@@ -357,7 +357,7 @@ module tdimm_mc #(
   reg [TW-1:0] pa, pp;
 
   always @* begin : p_sched
-    integer s, r, i;
+    integer s, r, i, pass;
     reg [TW-1:0] e;
     reg [1:0] rk;
     reg [BkW-3:0] gi;
@@ -424,18 +424,24 @@ module tdimm_mc #(
         e_act = rk_act_max[(r)*TW +: TW];
       end
     ref_go = act_found;
+    // Two passes: the other mode's queue first, then the current one's, so the current mode's
+    // oldest request wins and the other queue's banks are opened while this one has nothing to
+    // open (reads prepare their rows during a write batch and the other way round).
     if (!act_found) begin
-      for (s = NS - 1; s >= 0; s = s - 1) begin
-        rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
-        gi = f_grp(s_bk[(s)*BkW +: BkW]);
-        e = mx(mx(t_act_q[(s_bk[(s)*BkW +: BkW])*TW +: TW], t_rrds_q[(rk)*TW +: TW]), mx(t_rrdl_q[(gi)*TW +: TW], faw_min[(rk)*TW +: TW]));
-        if (((s < RqDepth) != wmode_q) && s_closed[s] && !refpend_q[rk] && e < 4) begin
-          act_found = 1'b1;
-          e_act = e;
-          act_b = s_bk[(s)*BkW +: BkW];
-          act_row = s_row[(s)*17 +: 17];
+      for (pass = 0; pass < 2; pass = pass + 1)
+        for (s = NS - 1; s >= 0; s = s - 1) begin
+          rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
+          gi = f_grp(s_bk[(s)*BkW +: BkW]);
+          e = mx(mx(t_act_q[(s_bk[(s)*BkW +: BkW])*TW +: TW], t_rrds_q[(rk)*TW +: TW]),
+                 mx(t_rrdl_q[(gi)*TW +: TW], faw_min[(rk)*TW +: TW]));
+          if ((((s < RqDepth) != wmode_q) == (pass == 1)) && s_closed[s] && !refpend_q[rk] &&
+              e < 4) begin
+            act_found = 1'b1;
+            e_act = e;
+            act_b = s_bk[(s)*BkW +: BkW];
+            act_row = s_row[(s)*17 +: 17];
+          end
         end
-      end
     end
     // PRE slot: PREA of a due rank with open banks, else the oldest request to a bank open on
     // another row whose row no queued request wants (or that is the oldest request).
@@ -452,17 +458,21 @@ module tdimm_mc #(
       end
     prea_go = pre_found;
     if (!pre_found) begin
-      for (s = NS - 1; s >= 0; s = s - 1) begin
-        rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
-        oldest = wmode_q ? s == RqDepth : s == 0;
-        if (((s < RqDepth) != wmode_q) && s_v[s] && open_q[s_bk[(s)*BkW +: BkW]] &&
-            row_q[(s_bk[(s)*BkW +: BkW])*17 +: 17] != s_row[(s)*17 +: 17] && (!wanted[s_bk[(s)*BkW +: BkW]] || oldest) &&
-            !refpend_q[rk] && t_pre_q[(s_bk[(s)*BkW +: BkW])*TW +: TW] < 4 && !(cas_go && cas_b == s_bk[(s)*BkW +: BkW])) begin
-          pre_found = 1'b1;
-          e_pre = t_pre_q[(s_bk[(s)*BkW +: BkW])*TW +: TW];
-          pre_b = s_bk[(s)*BkW +: BkW];
+      for (pass = 0; pass < 2; pass = pass + 1)
+        for (s = NS - 1; s >= 0; s = s - 1) begin
+          rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
+          oldest = pass == 1 && (wmode_q ? s == RqDepth : s == 0);
+          if ((((s < RqDepth) != wmode_q) == (pass == 1)) && s_v[s] &&
+              open_q[s_bk[(s)*BkW +: BkW]] &&
+              row_q[(s_bk[(s)*BkW +: BkW])*17 +: 17] != s_row[(s)*17 +: 17] &&
+              (!wanted[s_bk[(s)*BkW +: BkW]] || oldest) && !refpend_q[rk] &&
+              t_pre_q[(s_bk[(s)*BkW +: BkW])*TW +: TW] < 4 &&
+              !(cas_go && cas_b == s_bk[(s)*BkW +: BkW])) begin
+            pre_found = 1'b1;
+            e_pre = t_pre_q[(s_bk[(s)*BkW +: BkW])*TW +: TW];
+            pre_b = s_bk[(s)*BkW +: BkW];
+          end
         end
-      end
     end
 
     // Phases: the CAS first, then the ACT slot, then the PRE slot, each at its earliest
@@ -512,6 +522,8 @@ module tdimm_mc #(
   // ---------------------------------------------------------------- queues
   wire rd_go  = cas_go && !cas_wr;
   wire wr_go  = cas_go && cas_wr;
+  wire rd_hit = |s_hit[RqDepth-1:0];   // a queued read hits an open row
+  wire wr_hit = |s_hit[NS-1:RqDepth];   // a queued write does
   wire mk_pop = c_head_mk && !done_q;
   wire c_pop  = (c_cnt_q != 0 && c_iss_q[c_hp_q]) || mk_pop;
   // queue C entry of the write issued this cycle
@@ -688,10 +700,14 @@ module tdimm_mc #(
       if (c_pop) c_hp_q <= c_hp_q == CLast ? {CPW{1'b0}} : c_hp_q + 1'b1;
       c_cnt_q <= c_cnt_q + {{(CW-1){1'b0}}, c_push_i} - {{(CW-1){1'b0}}, c_pop};
       // ---- write mode
+      // Also switch early when the current mode has no row hit to serve and the other has
+      // (random reads waiting for their ACTs leave the bus to a batch of writes).
       if (!wmode_q)
-        wmode_q <= c_cnt_q >= WrHighC || (c_cnt_q != 0 && rq_cnt_q == 0);
+        wmode_q <= c_cnt_q >= WrHighC || (c_cnt_q != 0 && rq_cnt_q == 0) ||
+                   (c_cnt_q >= WrLowC && !rd_hit && wr_hit);
       else
-        wmode_q <= !(c_cnt_q == 0 || (c_cnt_q <= WrLowC && rq_cnt_q != 0));
+        wmode_q <= !(c_cnt_q == 0 || (c_cnt_q <= WrLowC && rq_cnt_q != 0) ||
+                     (c_cnt_q < WrHighC && !wr_hit && rd_hit));
       // ---- retirement
       if (mk_pop) begin
         done_q      <= 1'b1;

@@ -26,6 +26,18 @@
 /* ------------------------------------------------------------------ small helpers */
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+/* Bank-aware placement (docs/tensordimm.md, "Inside a DIMM": bank at local bits 9..10, rank
+ * above): region j starts at the first position >= cur whose 512-block stripe is j mod 16 of an
+ * 8192-block period, so the regions an instruction streams through at once (REDUCE's inputs and
+ * output, AVERAGE's input and output) sit in different banks and their rows do not evict each
+ * other. When the alignment a does not divide 512 the region is only aligned. */
+static uint64_t align_up(uint64_t x, uint64_t a);
+static uint64_t place(uint64_t cur, uint64_t a, unsigned j) {
+  if (512 % a != 0) return align_up(cur, a);
+  uint64_t pos = cur - cur % 8192 + (uint64_t)(j % 16) * 512;
+  if (pos < cur) pos += 8192;
+  return pos;
+}
 static uint64_t gcd64(uint64_t a, uint64_t b) {
   while (b) {
     uint64_t t = a % b;
@@ -845,13 +857,17 @@ int tdimm_emb_build(const tdimm_emb_params_t *p, tdimm_wl_t *wl, tdimm_emb_t *la
     uint64_t cur = 0;
     uint64_t tl[TDIMM_EMB_MAX_TABLES], il[TDIMM_EMB_MAX_TABLES], gl[TDIMM_EMB_MAX_TABLES];
     uint64_t rl[TDIMM_EMB_MAX_RESULTS];
-    for (unsigned t = 0; t < T; t++) tl[t] = cur, cur = align_up(cur + R * k, A);
+    unsigned j = 0;   /* region number: its bank stripe (place) */
     for (unsigned t = 0; t < T; t++)
-      if (same[t] == (int)t) il[t] = cur, cur = align_up(cur + (n + 15) / 16, A);
+      tl[t] = place(cur, A, j++), cur = align_up(tl[t] + R * k, A);
+    for (unsigned t = 0; t < T; t++)
+      if (same[t] == (int)t) il[t] = place(cur, A, j++), cur = align_up(il[t] + (n + 15) / 16, A);
       else il[t] = il[same[t]];
-    for (unsigned t = 0; t < T; t++) gl[t] = cur, cur = align_up(cur + (uint64_t)n * k, A);
+    for (unsigned t = 0; t < T; t++)
+      gl[t] = place(cur, A, j++), cur = align_up(gl[t] + (uint64_t)n * k, A);
     const unsigned NR = p->net == TDIMM_NET_NCF ? 1 : T; /* result regions */
-    for (unsigned r = 0; r < NR; r++) rl[r] = cur, cur = align_up(cur + (uint64_t)B * k, A);
+    for (unsigned r = 0; r < NR; r++)
+      rl[r] = place(cur, A, j++), cur = align_up(rl[r] + (uint64_t)B * k, A);
     unsigned aw = ceil_log2(cur);
     if (aw < 4) aw = 4;
     if (aw > 27) {
@@ -976,11 +992,12 @@ int tdimm_synth_find(const char *name) {
 /* A bump allocator of local blocks: every region starts at a multiple of a. */
 typedef struct {
   uint64_t cur, a;
+  unsigned j;   /* regions taken */
 } bump_t;
 
 static uint64_t take(bump_t *b, uint64_t n) {
-  uint64_t base = b->cur;
-  b->cur = align_up(b->cur + (n ? n : 1), b->a);
+  uint64_t base = place(b->cur, b->a, b->j++);
+  b->cur = align_up(base + (n ? n : 1), b->a);
   return base;
 }
 
@@ -1021,7 +1038,7 @@ static int synth_ops(const tdimm_synth_params_t *p, tdimm_wl_t *wl, char *err, s
   const uint64_t R = p->rows ? p->rows : (ng > 65536 ? ng : 65536);
   if (R > (1ull << 32)) return ERR("%" PRIu64 " rows: indices are 32-bit", R);
   const unsigned fk = p->type == TDIMM_T_INT32 ? TDIMM_FILL_INT32 : TDIMM_FILL_FP32;
-  bump_t b = {0, 128 / gcd64(k, 128) * k};
+  bump_t b = {0, 128 / gcd64(k, 128) * k, 0};
   uint64_t idx = 0, tab = 0, in1 = 0, in2 = 0, g = 0, av = 0, out = 0;
   switch (p->op) {
     case TDIMM_SYN_GATHER:

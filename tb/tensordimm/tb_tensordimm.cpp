@@ -38,6 +38,9 @@ static const unsigned kN = TB_N;
 static const unsigned kNdLog2 = (kN >= 128) ? 7 : (kN >= 64) ? 6 : (kN >= 32) ? 5 : (kN >= 16) ? 4
                                 : (kN >= 8) ? 3 : (kN >= 4) ? 2 : (kN >= 2) ? 1 : 0;
 static const unsigned kAw = TB_LocalAw;
+// Random streams work in the first 2^kRndAw blocks of each DIMM (small memories: overlaps,
+// read-after-write and bad rows are frequent); workloads use the whole capacity.
+static const unsigned kRndAw = TB_LocalAw < 13 ? TB_LocalAw : 13;
 
 struct Pending {        // an instruction sent to the RTL, with the model's outcome
   tdimm_insn_t insn;
@@ -157,7 +160,7 @@ static uint32_t rnd_base(uint64_t lo, uint64_t hi) {   // global base of a local
   return (uint32_t)((lo + tb_rand() % (hi - lo)) << kNdLog2);
 }
 static tdimm_insn_t rnd_insn(const tdimm_insn_t *prev) {
-  const uint64_t cap = 1ull << kAw;
+  const uint64_t cap = 1ull << kRndAw;
   unsigned k = 1 + tb_rand() % 3, type = tb_rand() % 2, count = tb_rand() % 41;
   if (tb_chance(5)) count = 0;
   tdimm_insn_t in;
@@ -191,14 +194,14 @@ static tdimm_insn_t rnd_insn(const tdimm_insn_t *prev) {
     case 5: in.w[4] |= 1u << 24; break;
     case 6: if (op == TDIMM_OP_AVERAGE) in.w[2] = tb_chance(50) ? 0 : 0x10001; break;
     case 7: if (kN > 1) in.w[1] += 1; break;                     // misaligned
-    case 8: in.w[3] = (uint32_t)((cap - 2) << kNdLog2); break;   // output past the end
+    case 8: in.w[3] = (uint32_t)(((1ull << kAw) - 2) << kNdLog2); break;   // past the end
     default: break;
   }
   return in;
 }
 
 static void init_random_memory(Tb &tb) {
-  const uint64_t cap = 1ull << kAw;
+  const uint64_t cap = 1ull << kRndAw;
   for (uint64_t lb = 0; lb < cap; lb++)
     for (unsigned c = 0; c < kN; c++) {
       uint32_t v[16];
@@ -333,13 +336,13 @@ int main(int argc, char **argv) {
     if (windows && !valid && inflight.empty() && sent < n_insn && tb_chance(1)) {
       unsigned c = tb_rand() % kN;
       tdimm_core_cfg_t cc = tdimm_node_cfg(tb.model)->core[c];
-      const uint64_t cap = 1ull << kAw;
+      const uint64_t cap = 1ull << kRndAw;
       if (tb_chance(50)) {
         cc.win_base = tb_rand() % (cap / 2);
         cc.win_limit = cc.win_base + tb_rand() % (cap - cc.win_base + 1);
       } else {
         cc.win_base = 0;
-        cc.win_limit = cap;
+        cc.win_limit = 1ull << kAw;
       }
       tdimm_node_set_core(tb.model, c, &cc);
       tb.cfg_write(c, 2, (uint32_t)cc.win_base);

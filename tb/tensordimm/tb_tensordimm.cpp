@@ -222,6 +222,86 @@ static void init_random_memory(Tb &tb) {
     }
 }
 
+// ---------------------------------------------------------------- directed tests
+// Core 0's view (every core runs the same; bases are global = local * N). Memory: index blocks
+// at local 0..4, a table at local 1024, data above; core 0's protection window [0, 3584).
+// Each instruction carries the status it is meant to produce: the model must agree (this checks
+// the test) and the RTL must match the model (status, rows, every output block).
+struct Directed {
+  tdimm_insn_t in;
+  unsigned intent;
+};
+static const uint64_t kDirWin = 3584, kDirTable = 1024;
+static void directed_memory(Tb &tb) {
+  for (uint64_t lb = 0; lb < (1ull << kRndAw); lb++)
+    for (unsigned c = 0; c < kN; c++) {
+      uint32_t v[16];
+      for (unsigned l = 0; l < 16; l++) {
+        if (lb < 5) v[l] = (uint32_t)(lb * 16 + l) % 40;       // rows 0..39
+        else if (lb & 1) v[l] = tb_rand_u32();
+        else {
+          float x = (float)(tb_rand_unit() * 8.0 - 4.0);
+          std::memcpy(&v[l], &x, 4);
+        }
+      }
+      if (lb == 2) v[5] = (uint32_t)((1ull << kAw) - kDirTable + 5);   // row beyond the DIMM
+      if (lb == 3) v[7] = (uint32_t)(kDirWin + 10 - kDirTable);   // row outside the window
+      if (lb == 4) v[3] = (uint32_t)(2048 + 5 - kDirTable);    // row inside the output
+      tb.load(lb * kN + c, v);
+    }
+}
+static std::vector<Directed> directed_insns() {
+  const uint32_t N = kN;
+  auto g = [N](uint64_t lb) { return (uint32_t)(lb * N); };
+  std::vector<Directed> d;
+  const uint32_t T = g(kDirTable), O = g(2048);
+  // GATHER: k = 1, k = 3 with a count that is not a multiple of 16, int32
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(0), O, 16), TDIMM_OK});
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 3, T, g(0), O, 21), TDIMM_OK});
+  d.push_back({tdimm_enc_gather(TDIMM_T_INT32, 2, T, g(0), O, 33), TDIMM_OK});
+  // bad rows in the middle: CAPACITY at row 5, WINDOW at row 7, OVERLAP at row 3
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(2), O, 20), TDIMM_E_CAPACITY});
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(0), O, 4), TDIMM_OK});
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(3), O, 16), TDIMM_E_WINDOW});
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(4), O, 16), TDIMM_E_OVERLAP});
+  // REDUCE: every sub-op and type, k = 2
+  for (unsigned ty = 0; ty < 2; ty++)
+    for (unsigned so = 0; so < 5; so++)
+      d.push_back({tdimm_enc_reduce(so, ty, 2, g(1100), g(1300), g(2500 + 20 * so), 5), TDIMM_OK});
+  // AVERAGE: averageNum 1, 3; int32 (negative sums truncate toward zero); k = 2
+  d.push_back({tdimm_enc_average(TDIMM_T_FP32, 1, g(1101), 1, g(2700), 7), TDIMM_OK});
+  d.push_back({tdimm_enc_average(TDIMM_T_FP32, 2, g(1200), 3, g(2720), 5), TDIMM_OK});
+  d.push_back({tdimm_enc_average(TDIMM_T_INT32, 2, g(1201), 4, g(2740), 5), TDIMM_OK});
+  // read after write through memory: REDUCE writes 2800.., AVERAGE and GATHER read it back
+  d.push_back({tdimm_enc_reduce(TDIMM_SUB_MUL, TDIMM_T_FP32, 1, g(1400), g(1500), g(2800), 30), TDIMM_OK});
+  d.push_back({tdimm_enc_average(TDIMM_T_FP32, 1, g(2800), 3, g(2900), 10), TDIMM_OK});
+  d.push_back({tdimm_enc_gather(TDIMM_T_FP32, 1, g(2800), g(0), g(2950), 30), TDIMM_OK});
+  // in place
+  d.push_back({tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 1, g(1600), g(1700), g(1600), 20), TDIMM_OK});
+  d.push_back({tdimm_enc_average(TDIMM_T_FP32, 1, g(1800), 4, g(1800), 8), TDIMM_OK});
+  d.push_back({tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 1, g(1600), g(1600), g(3000), 0), TDIMM_OK});
+  // every decode error, each followed by a good instruction
+  tdimm_insn_t x = tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 1, g(1100), g(1300), g(3100), 4);
+  const Directed good = {x, TDIMM_OK};
+  auto bad = [&](tdimm_insn_t in, unsigned e) { d.push_back({in, e}); d.push_back(good); };
+  tdimm_insn_t y = x; y.w[0] &= ~0xFu; bad(y, TDIMM_E_OPCODE);
+  y = x; y.w[0] = (y.w[0] & ~0xFu) | 7; bad(y, TDIMM_E_OPCODE);
+  bad(tdimm_enc_reduce(5, TDIMM_T_FP32, 1, g(1100), g(1300), g(3100), 4), TDIMM_E_SUBOP);
+  y = tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(0), O, 4); y.w[0] |= 1u << 4; bad(y, TDIMM_E_SUBOP);
+  bad(tdimm_enc_reduce(TDIMM_SUB_ADD, 2, 1, g(1100), g(1300), g(3100), 4), TDIMM_E_TYPE);
+  y = x; y.w[0] |= 1u << 12; bad(y, TDIMM_E_FIELD);
+  y = x; y.w[0] |= 1u << 30; bad(y, TDIMM_E_FIELD);
+  bad(tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 0, g(1100), g(1300), g(3100), 4), TDIMM_E_FIELD);
+  y = x; y.w[4] = 1u << 24; bad(y, TDIMM_E_FIELD);
+  bad(tdimm_enc_average(TDIMM_T_FP32, 1, g(1200), 0, g(3100), 4), TDIMM_E_AVGNUM);
+  y = tdimm_enc_average(TDIMM_T_FP32, 1, g(1200), 1, g(3100), 4); y.w[2] = 0x10000; bad(y, TDIMM_E_AVGNUM);
+  bad(tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 1, g(1100), g(1300), g((1ull << kAw) - 2), 4), TDIMM_E_CAPACITY);
+  bad(tdimm_enc_average(TDIMM_T_FP32, 1, g(kDirWin - 8), 4, g(3100), 4), TDIMM_E_WINDOW);
+  bad(tdimm_enc_reduce(TDIMM_SUB_ADD, TDIMM_T_FP32, 1, g(1100), g(1300), g(1302), 4), TDIMM_E_OVERLAP);
+  bad(tdimm_enc_gather(TDIMM_T_FP32, 1, T, g(0), g(0), 4), TDIMM_E_OVERLAP);   // same start
+  return d;
+}
+
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "tb_tensordimm", 2000, &a);
@@ -229,8 +309,9 @@ int main(int argc, char **argv) {
   const char *dir = tb_plusarg("dir");
   const char *fault_s = tb_plusarg("fault");
   const char *reset_s = tb_plusarg("reset");
-  const bool do_reset = !wl_path && !(reset_s && std::atoi(reset_s) == 0);
-  const bool windows = !wl_path;
+  const bool directed = dir != nullptr;
+  const bool do_reset = !wl_path && !directed && !(reset_s && std::atoi(reset_s) == 0);
+  const bool windows = !wl_path && !directed;
 
   Tb tb;
   TbSim<Top> sim(a, 1ull << 40);   // the real timeout is set once the workload is known
@@ -277,6 +358,12 @@ int main(int argc, char **argv) {
     }
     insns.assign(wl.insn, wl.insn + wl.n_insn);
   }
+  std::vector<Directed> dirs;
+  if (directed) {
+    dirs = directed_insns();
+    for (const Directed &x : dirs) insns.push_back(x.in);
+    cfg.core[0].win_limit = kDirWin;
+  }
   tb.model = tdimm_node_new(&cfg);
   if (!tb.model) {
     std::fprintf(stderr, "tb_tensordimm: model: bad configuration\n");
@@ -294,10 +381,14 @@ int main(int argc, char **argv) {
       if (cfg.core[c].win_base != 0) tb.cfg_write(c, 2, (uint32_t)cfg.core[c].win_base);
       if (cfg.core[c].win_limit != (1ull << kAw)) tb.cfg_write(c, 3, (uint32_t)cfg.core[c].win_limit);
     }
+  } else if (directed) {
+    directed_memory(tb);
+    tb.cfg_write(0, 3, (uint32_t)kDirWin);
   } else {
     init_random_memory(tb);
   }
-  const long n_insn = have_wl ? (long)insns.size() : a.n;
+  const bool listed = have_wl || directed;   // a fixed instruction list
+  const long n_insn = listed ? (long)insns.size() : a.n;
   sim.timeout = a.timeout ? a.timeout : 200000 + 2000ull * (uint64_t)n_insn +
                 (have_wl ? 0 : 0);
   if (have_wl) {   // a workload's own size: bounded by its DRAM traffic
@@ -349,7 +440,7 @@ int main(int argc, char **argv) {
       tb.cfg_write(c, 3, (uint32_t)cc.win_limit);
     }
     if (!valid && sent < n_insn && !gap.next()) {
-      cur = have_wl ? insns[sent] : rnd_insn(prev);
+      cur = listed ? insns[sent] : rnd_insn(prev);
       valid = true;
     }
     t->insn_valid_i = valid;
@@ -376,6 +467,9 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "  insn %" PRIu64 ": %s\n", p.id, tdimm_insn_str(&p.insn, s, sizeof s));
           }
         }
+        if (directed && p.id < dirs.size())
+          sc.check("status the directed test intends (model)", p.id, dirs[p.id].intent,
+                   p.res.node_err);
         if (p.res.node_err) node_errs++;
         rows_total += p.res.rows[0];
         just_retired = p;
@@ -489,7 +583,6 @@ int main(int argc, char **argv) {
               tot.row_misses, tot.row_conflicts, tb.wmode_cycles, kN,
               tot.clocks ? (double)tot.bus_busy_clocks / (double)tot.clocks : 0.0);
   (void)rows_total;
-  (void)dir;
   for (unsigned c = 0; c < kN; c++) tdimm_ddr4_free(tb.dev[c]);
   tdimm_node_free(tb.model);
   if (have_wl) tdimm_wl_free(&wl);

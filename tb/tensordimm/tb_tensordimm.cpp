@@ -62,6 +62,8 @@ struct Tb {
   uint64_t blocks_checked = 0;
   uint64_t busy_cycles = 0;               // cycles with an instruction in the node
   uint64_t wmode_cycles = 0;
+  uint64_t switches = 0;                  // read-write turnarounds on the data bus (RD<->WR)
+  std::vector<int> last_cas;              // per core: 2 RD, 3 WR, 0 none yet
 
   // One clock: drive read data, sample the DFI port into the devices, rising edge.
   void step() {
@@ -73,7 +75,14 @@ struct Tb {
     t->eval();
     for (unsigned c = 0; c < kN; c++) {
       uint32_t cmd[4], wd[16];
-      for (unsigned p = 0; p < 4; p++) cmd[p] = tb_get_bits(t->dfi_cmd_o, 104 * c + 26 * p, 26);
+      for (unsigned p = 0; p < 4; p++) {
+        cmd[p] = tb_get_bits(t->dfi_cmd_o, 104 * c + 26 * p, 26);
+        const int op = (int)(cmd[p] >> 23);
+        if (op == TDIMM_DDR4_RD || op == TDIMM_DDR4_WR) {
+          if (last_cas[c] && last_cas[c] != op) switches++;
+          last_cas[c] = op;
+        }
+      }
       for (unsigned l = 0; l < 16; l++) wd[l] = tb_get_bits(t->dfi_wrdata_o, 512 * c + 32 * l, 32);
       rd_v[c] = tdimm_ddr4_cycle(dev[c], cmd, wd, rd_d[c].data()) != 0;
       if (t->wmode_o >> c & 1) wmode_cycles++;
@@ -321,6 +330,7 @@ int main(int argc, char **argv) {
   tb.sc = &sc;
   tb.fault = fault_s ? std::atoi(fault_s) : 0;
   tb.rd_v.assign(kN, false);
+  tb.last_cas.assign(kN, 0);
   tb.rd_d.assign(kN, std::vector<uint32_t>(16, 0));
   tdimm_ddr4_params_t dp;
   tdimm_ddr4_params_default(&dp, TB_Ranks);
@@ -577,10 +587,11 @@ int main(int argc, char **argv) {
   std::printf("tensordimm: insns=%ld errors=%" PRIu64 " cycles=%" PRIu64 " busy=%" PRIu64
               " clocks=%" PRIu64 " bus_busy=%" PRIu64 " ref_clocks=%" PRIu64 " rd=%" PRIu64
               " wr=%" PRIu64 " act=%" PRIu64 " pre=%" PRIu64 " ref=%" PRIu64 " hits=%" PRIu64
-              " misses=%" PRIu64 " conflicts=%" PRIu64 " wmode=%" PRIu64 " cores=%u util=%.4f\n",
+              " misses=%" PRIu64 " conflicts=%" PRIu64 " wmode=%" PRIu64 " switches=%" PRIu64
+              " cores=%u util=%.4f\n",
               retired, node_errs, cycles, tb.busy_cycles, tot.clocks, tot.bus_busy_clocks,
               tot.ref_clocks, tot.rd, tot.wr, tot.act, tot.pre, tot.ref, tot.row_hits,
-              tot.row_misses, tot.row_conflicts, tb.wmode_cycles, kN,
+              tot.row_misses, tot.row_conflicts, tb.wmode_cycles, tb.switches, kN,
               tot.clocks ? (double)tot.bus_busy_clocks / (double)tot.clocks : 0.0);
   (void)rows_total;
   for (unsigned c = 0; c < kN; c++) tdimm_ddr4_free(tb.dev[c]);

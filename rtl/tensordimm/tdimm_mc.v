@@ -457,8 +457,10 @@ module tdimm_mc #(
         e_pre = rk_pre_max[(r)*TW +: TW];
       end
     prea_go = pre_found;
+    // Only the current mode's queue closes rows: the other mode's requests would close the
+    // rows the current batch is streaming through (a write stream's next columns).
     if (!pre_found) begin
-      for (pass = 0; pass < 2; pass = pass + 1)
+      for (pass = 1; pass < 2; pass = pass + 1)
         for (s = NS - 1; s >= 0; s = s - 1) begin
           rk = f_rank_of_bank(s_bk[(s)*BkW +: BkW]);
           oldest = pass == 1 && (wmode_q ? s == RqDepth : s == 0);

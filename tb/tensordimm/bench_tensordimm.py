@@ -19,7 +19,7 @@ docs/results/tensordimm.md, docs/results/tensordimm_scaling.png and $BUILD/bench
 Bound of a run (core cycles; one 64 B burst per core cycle is the peak):
   bus      = reads + writes
   tFAW     = ACTs x tFAW / 4 / 4 / ranks   (four ACTs per tFAW window per rank, DRAM clocks / 4)
-  turn     = write batches x (RD->WR + WR->RD bubbles) = ceil(writes / CDepth) x 7 when an op both
+  turn     = write batches x (RD->WR + WR->RD bubbles) = ceil(writes / (CDepth + Depth)) x 7 when an op both
              reads and writes (RD->WR: CL + 4 + 2 - CWL = 12 clocks, 8 of them idle; WR->RD other
              group: CWL + 4 + tWTR_S = 24 clocks, 20 idle; 28 clocks = 7 cycles per batch at best)
   bound    = max(bus + turn, tFAW) / (1 - refresh), refresh = (tRFC + tRP) / tREFI per rank = 4.7%
@@ -96,19 +96,24 @@ def run(harness, wl_args, cores, tag):
     return f
 
 
-def bound(f, ranks, cdepth):
+def bound(f, ranks, cdepth, depth):
     rd, wr, act = f["rd"], f["wr"], f["act"]
     n = f["cores"]
     bus = (rd + wr) / n
-    turn = math.ceil(wr / n / cdepth) * 7 if rd and wr else 0
+    # a write batch holds at most queue C plus what the ALU makes of queue A meanwhile
+    turn = math.ceil(wr / n / (cdepth + depth)) * 7 if rd and wr else 0
     faw = act / n * TFAW / 4 / 4 / ranks
     limit = "bus" if bus + turn >= faw else "tFAW"
     cyc = max(bus + turn, faw) / (1 - REFRESH)
     return (rd + wr) / n / cyc, limit
 
 
-def util(f):
-    return f["bus_busy"] / f["clocks"], f["bus_busy"] / max(1, f["clocks"] - f["ref_clocks"])
+def util(f, ranks=1):
+    # ref_clocks counts the clocks in which some rank is in tRFC; with R ranks refreshing in turn
+    # (staggered) one rank's refresh leaves the other ranks the bus, so the capacity lost is
+    # ref_clocks / R (each rank's share)
+    return (f["bus_busy"] / f["clocks"],
+            f["bus_busy"] / max(1, f["clocks"] - f["ref_clocks"] / ranks))
 
 
 def main():
@@ -143,9 +148,10 @@ def main():
           "cycle is the DIMM's 25.6 GB/s. %s" % ("QUICK=1 (short runs)." if QUICK else ""), "",
           "## Data-bus utilization per op (one DIMM)", "",
           "*all cycles*: data-bus busy clocks over all clocks; *outside refresh*: over the clocks "
-          "in which no rank is in tRFC. *bound*: what DDR4 timing allows for the run's own reads, "
-          "writes and ACTs (module docstring: bus, read-write turnarounds with batches of CDepth "
-          "writes, four ACTs per tFAW per rank, refresh); *of bound* = all cycles / bound. "
+          "not lost to refresh (the clocks some rank is in tRFC, divided by the rank count: "
+          "ranks refresh in turn and the others keep the bus). *bound*: what DDR4 timing allows for the run's own reads, "
+          "writes and ACTs (module docstring: bus, read-write turnarounds with write batches of at "
+          "most CDepth + Depth, four ACTs per tFAW per rank, refresh); *of bound* = all cycles / bound. "
           "*turnarounds*: RD<->WR switches on the bus; *conflicts*: ACTs after closing another "
           "row of the bank. Paper: 808 of 819.2 GB/s = 98.6% (Fig. 11, its best case, "
           "Ramulator, no DDR4 timing stated).", ""]
@@ -161,8 +167,8 @@ def main():
             if "bus_busy" not in f:
                 rows.append([op, label] + ["—"] * 10 + ["FAILED"])
                 continue
-            ua, uo = util(f)
-            b, lim = bound(f, ranks, c)
+            ua, uo = util(f, ranks)
+            b, lim = bound(f, ranks, c, d)
             rows.append([op, label, "%.1f%%" % (100 * ua), "%.1f%%" % (100 * uo),
                          "%.1f%% (%s)" % (100 * b, lim), "%.0f%%" % (100 * ua / b),
                          "%.1f%%" % (100 * PAPER_UTIL), f["rd"], f["wr"], f["act"],
@@ -204,7 +210,12 @@ def main():
                            "lrrrrl")
     md += ["", "![aggregate bandwidth](tensordimm_scaling.png)", ""]
     try:
-        import matplotlib
+        try:
+            import matplotlib
+        except ImportError:
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"],
+                           check=False)
+            import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -246,6 +257,23 @@ def main():
                            "lrrrrrrrl")
 
     area = results.read_area()
+    # rows kept in docs/area.md from earlier runs (the float units) when area.tsv lacks them:
+    # its first table (config, module, params, cells, transistors, LUT4, FF, ...) and the ECP5
+    # table (config, LUT4, carry, FF, BRAM, DPRAM, DSP, ...)
+    try:
+        ecp5 = False
+        with open(os.path.join("docs", "area.md")) as fa:
+            for line in fa:
+                if line.startswith("## ECP5"):
+                    ecp5 = True
+                c = [x.strip() for x in line.strip().strip("|").split("|")]
+                if not ecp5 and len(c) >= 9 and c[0] not in area and c[3].isdigit():
+                    area[c[0]] = {"cells": c[3], "lut": c[5], "ff": c[6]}
+                elif ecp5 and len(c) >= 7 and c[0] in area and c[1].isdigit() and \
+                        not area[c[0]].get("ecp5_lut"):
+                    area[c[0]].update({"ecp5_lut": c[1], "ecp5_ff": c[3], "ecp5_dsp": c[6]})
+    except OSError:
+        pass
     md += ["", "## NMP core area", "",
            "From `make synth` rows (docs/area.md): `tensordimm_core1` (one core, paper queues, "
            "16 lanes kept as modules and summed) and `tdimm_alu_16` (the vector ALU). Table 3 of "

@@ -28,19 +28,12 @@
 #include <string>
 #include <vector>
 
+#include "tb_tdimm_stim.h"
 #include "tdimm_ddr4.h"
 #include "tensordimm/tdimm_rt.h"
 #include "tensordimm.h"
 
 typedef Vtensordimm Top;
-
-static const unsigned kN = TB_N;
-static const unsigned kNdLog2 = (kN >= 128) ? 7 : (kN >= 64) ? 6 : (kN >= 32) ? 5 : (kN >= 16) ? 4
-                                : (kN >= 8) ? 3 : (kN >= 4) ? 2 : (kN >= 2) ? 1 : 0;
-static const unsigned kAw = TB_LocalAw;
-// Random streams work in the first 2^kRndAw blocks of each DIMM (small memories: overlaps,
-// read-after-write and bad rows are frequent); workloads use the whole capacity.
-static const unsigned kRndAw = TB_LocalAw < 13 ? TB_LocalAw : 13;
 
 struct Pending {        // an instruction sent to the RTL, with the model's outcome
   tdimm_insn_t insn;
@@ -55,9 +48,7 @@ struct Tb {
   Top *t;
   TbScore *sc;
   tdimm_node_t *model;
-  std::vector<tdimm_ddr4_t *> dev;
-  std::vector<bool> rd_v;                 // read data to drive this cycle, per core
-  std::vector<std::vector<uint32_t>> rd_d;
+  TdimmDram dram;
   int fault = 0;
   uint64_t blocks_checked = 0;
   uint64_t busy_cycles = 0;               // cycles with an instruction in the node
@@ -67,26 +58,17 @@ struct Tb {
 
   // One clock: drive read data, sample the DFI port into the devices, rising edge.
   void step() {
-    for (unsigned c = 0; c < kN; c++) {
-      tb_set_bits(t->dfi_rddata_valid_i, c, 1, rd_v[c] ? 1 : 0);
-      for (unsigned l = 0; l < 16; l++)
-        tb_set_bits(t->dfi_rddata_i, 512 * c + 32 * l, 32, rd_d[c][l]);
-    }
+    dram.drive(t);
     t->eval();
-    for (unsigned c = 0; c < kN; c++) {
-      uint32_t cmd[4], wd[16];
-      for (unsigned p = 0; p < 4; p++) {
-        cmd[p] = tb_get_bits(t->dfi_cmd_o, 104 * c + 26 * p, 26);
-        const int op = (int)(cmd[p] >> 23);
-        if (op == TDIMM_DDR4_RD || op == TDIMM_DDR4_WR) {
-          if (last_cas[c] && last_cas[c] != op) switches++;
-          last_cas[c] = op;
-        }
+    dram.sample(t, [this](unsigned c, uint32_t cmd) {
+      const int op = static_cast<int>(cmd >> 23);
+      if (op == TDIMM_DDR4_RD || op == TDIMM_DDR4_WR) {
+        if (last_cas[c] && last_cas[c] != op) switches++;
+        last_cas[c] = op;
       }
-      for (unsigned l = 0; l < 16; l++) wd[l] = tb_get_bits(t->dfi_wrdata_o, 512 * c + 32 * l, 32);
-      rd_v[c] = tdimm_ddr4_cycle(dev[c], cmd, wd, rd_d[c].data()) != 0;
+    });
+    for (unsigned c = 0; c < kN; c++)
       if (t->wmode_o >> c & 1) wmode_cycles++;
-    }
     if (t->busy_o) busy_cycles++;
     sim->tick();
   }
@@ -97,20 +79,17 @@ struct Tb {
     for (int i = 0; i < 3; i++) sim->tick();
     t->rst_ni = 1;
     t->eval();
-    for (unsigned c = 0; c < kN; c++) {
-      tdimm_ddr4_reset(dev[c]);
-      rd_v[c] = false;
-    }
+    dram.reset();
   }
   // Loads global block b into the model and the device of its core.
   void load(uint64_t gb, const uint32_t *lanes) {
     std::memcpy(tdimm_gblock(model, gb), lanes, 64);
-    std::memcpy(tdimm_ddr4_block(dev[gb & (kN - 1)], gb >> kNdLog2), lanes, 64);
+    std::memcpy(tdimm_ddr4_block(dram.dev[gb & (kN - 1)], gb >> kNdLog2), lanes, 64);
   }
   // Compares local block lb of core c (device against model).
   bool cmp_block(unsigned c, uint64_t lb, uint64_t id) {
     const uint32_t *m = tdimm_block(model, c, lb);
-    const uint32_t *d = tdimm_ddr4_peek(dev[c], lb);
+    const uint32_t *d = tdimm_ddr4_peek(dram.dev[c], lb);
     static const uint32_t zero[16] = {0};
     if (!d) d = zero;
     blocks_checked++;
@@ -159,76 +138,6 @@ static void out_range(const tdimm_insn_t &in, uint64_t *lo, uint64_t *n) {
   *lo = f.out_base >> kNdLog2;
   *n = (uint64_t)f.count * f.k;
   if (*n > (1ull << kAw)) *n = 0;
-}
-
-// ---------------------------------------------------------------- random instructions
-// Memory (local blocks of every core): [0, 64) index lists (indices < 256, a few beyond), the
-// rest data. Bases are global (local * N), so aligned to nodeDim unless made bad on purpose.
-static const uint64_t kIdxBlocks = 64;
-static uint32_t rnd_base(uint64_t lo, uint64_t hi) {   // global base of a local block in [lo, hi)
-  return (uint32_t)((lo + tb_rand() % (hi - lo)) << kNdLog2);
-}
-static tdimm_insn_t rnd_insn(const tdimm_insn_t *prev) {
-  const uint64_t cap = 1ull << kRndAw;
-  unsigned k = 1 + tb_rand() % 3, type = tb_rand() % 2, count = tb_rand() % 41;
-  if (tb_chance(5)) count = 0;
-  tdimm_insn_t in;
-  unsigned op = 1 + tb_rand() % 3;
-  uint32_t out = rnd_base(kIdxBlocks, cap - 128);
-  if (op == TDIMM_OP_GATHER) {
-    uint32_t idx = rnd_base(0, kIdxBlocks - 3);
-    if (tb_chance(10)) idx = rnd_base(kIdxBlocks, cap - 8);   // data as indices: bad rows
-    uint32_t table = rnd_base(kIdxBlocks, cap - 256 * k - 8);
-    if (tb_chance(5)) table = rnd_base(cap - 300, cap - 8);    // rows past the end
-    in = tdimm_enc_gather(type, k, table, idx, out, count);
-  } else if (op == TDIMM_OP_REDUCE) {
-    uint32_t a = rnd_base(kIdxBlocks, cap - 128), b = rnd_base(kIdxBlocks, cap - 128);
-    if (tb_chance(15)) out = a;                                 // in place
-    if (prev && tb_chance(20)) a = prev->w[3];                  // read the previous output
-    in = tdimm_enc_reduce(tb_rand() % 5, type, k, a, b, out, count);
-  } else {
-    unsigned avg = 1 + tb_rand() % 6;
-    uint32_t a = rnd_base(kIdxBlocks, cap - 40 * 3 * 6 - 8);
-    if (tb_chance(15)) out = a;
-    if (prev && tb_chance(20)) a = prev->w[3];
-    in = tdimm_enc_average(type, k, a, avg, out, count);
-  }
-  // errors of every kind
-  switch (tb_chance(8) ? tb_rand() % 9 : 99) {
-    case 0: in.w[0] = (in.w[0] & ~0xFu) | (tb_chance(50) ? 0 : 4 + tb_rand() % 12); break;
-    case 1: in.w[0] |= (5 + tb_rand() % 11) << 4; break;
-    case 2: in.w[0] |= 2u << 8; break;
-    case 3: in.w[0] |= 1u << (10 + tb_rand() % 6); break;
-    case 4: in.w[0] &= ~0xFF0000u; break;                        // k = 0
-    case 5: in.w[4] |= 1u << 24; break;
-    case 6: if (op == TDIMM_OP_AVERAGE) in.w[2] = tb_chance(50) ? 0 : 0x10001; break;
-    case 7: if (kN > 1) in.w[1] += 1; break;                     // misaligned
-    case 8: in.w[3] = (uint32_t)(((1ull << kAw) - 2) << kNdLog2); break;   // past the end
-    default: break;
-  }
-  return in;
-}
-
-static void init_random_memory(Tb &tb) {
-  const uint64_t cap = 1ull << kRndAw;
-  for (uint64_t lb = 0; lb < cap; lb++)
-    for (unsigned c = 0; c < kN; c++) {
-      uint32_t v[16];
-      for (unsigned l = 0; l < 16; l++) {
-        if (lb < kIdxBlocks) v[l] = tb_chance(1) ? 200 + tb_rand_u32() % 10000 : tb_rand_u32() % 256;
-        else if (tb_chance(10)) {
-          static const uint32_t sp[] = {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
-                                        0x7F800001u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 1};
-          v[l] = sp[tb_rand() % 10];
-        } else if (lb & 1) {
-          v[l] = tb_rand_u32();                                  // int32 data
-        } else {
-          float x = (float)(tb_rand_unit() * 4.0 - 2.0);
-          std::memcpy(&v[l], &x, 4);
-        }
-      }
-      tb.load(lb * kN + c, v);
-    }
 }
 
 // ---------------------------------------------------------------- directed tests
@@ -329,18 +238,10 @@ int main(int argc, char **argv) {
   tb.t = sim.top;
   tb.sc = &sc;
   tb.fault = fault_s ? std::atoi(fault_s) : 0;
-  tb.rd_v.assign(kN, false);
   tb.last_cas.assign(kN, 0);
-  tb.rd_d.assign(kN, std::vector<uint32_t>(16, 0));
-  tdimm_ddr4_params_t dp;
-  tdimm_ddr4_params_default(&dp, TB_Ranks);
-  for (unsigned c = 0; c < kN; c++) {
-    tdimm_ddr4_t *d = tdimm_ddr4_new(&dp, TB_ColLoW);
-    if (!d) {
-      std::fprintf(stderr, "tb_tensordimm: bad DDR4 parameters\n");
-      return 2;
-    }
-    tb.dev.push_back(d);
+  if (!tb.dram.init(TB_Ranks, TB_ColLoW)) {
+    std::fprintf(stderr, "tb_tensordimm: bad DDR4 parameters\n");
+    return 2;
   }
 
   // ---- the instruction stream and the memory image
@@ -395,7 +296,7 @@ int main(int argc, char **argv) {
     directed_memory(tb);
     tb.cfg_write(0, 3, (uint32_t)kDirWin);
   } else {
-    init_random_memory(tb);
+    tdimm_rnd_memory([&tb](uint64_t gb, const uint32_t *v) { tb.load(gb, v); });
   }
   const bool listed = have_wl || directed;   // a fixed instruction list
   const long n_insn = listed ? (long)insns.size() : a.n;
@@ -413,7 +314,7 @@ int main(int argc, char **argv) {
     unsigned idle = tb_rand() % (12480 / 4 / 4);
     for (unsigned i = 0; i < idle; i++) tb.step();
   }
-  for (unsigned c = 0; c < kN; c++) tdimm_ddr4_stats_clear(tb.dev[c]);
+  for (unsigned c = 0; c < kN; c++) tdimm_ddr4_stats_clear(tb.dram.dev[c]);
 
   TbStall gap(have_wl ? 0 : a.gap_pct), stall(have_wl ? 0 : a.stall_pct);
   std::deque<Pending> inflight;
@@ -450,7 +351,7 @@ int main(int argc, char **argv) {
       tb.cfg_write(c, 3, (uint32_t)cc.win_limit);
     }
     if (!valid && sent < n_insn && !gap.next()) {
-      cur = listed ? insns[sent] : rnd_insn(prev);
+      cur = listed ? insns[sent] : tdimm_rnd_insn(prev, 8);
       valid = true;
     }
     t->insn_valid_i = valid;
@@ -527,7 +428,7 @@ int main(int argc, char **argv) {
       long partial = 0;
       for (unsigned c = 0; c < kN; c++) {
         for (uint64_t i = 0; i < p.out_n && p.out_lo + i < (1ull << kAw); i++) {
-          const uint32_t *d = tdimm_ddr4_peek(tb.dev[c], p.out_lo + i);
+          const uint32_t *d = tdimm_ddr4_peek(tb.dram.dev[c], p.out_lo + i);
           uint32_t *m = tdimm_block(tb.model, c, p.out_lo + i);
           static const uint32_t zero[16] = {0};
           if (!d) d = zero;
@@ -557,7 +458,7 @@ int main(int argc, char **argv) {
   uint64_t viol = 0;
   for (unsigned c = 0; c < kN; c++) {
     tdimm_ddr4_stats_t s;
-    tdimm_ddr4_stats(tb.dev[c], &s);
+    tdimm_ddr4_stats(tb.dram.dev[c], &s);
     tot.bus_busy_clocks += s.bus_busy_clocks;
     tot.ref_clocks += s.ref_clocks;
     tot.clocks += s.clocks;
@@ -569,18 +470,18 @@ int main(int argc, char **argv) {
     tot.row_hits += s.row_hits;
     tot.row_misses += s.row_misses;
     tot.row_conflicts += s.row_conflicts;
-    viol += tdimm_ddr4_violations(tb.dev[c]);
-    if (tdimm_ddr4_violations(tb.dev[c]) && !tb.fault) tdimm_ddr4_print_violations(tb.dev[c], stderr);
+    viol += tdimm_ddr4_violations(tb.dram.dev[c]);
+    if (tdimm_ddr4_violations(tb.dram.dev[c]) && !tb.fault) tdimm_ddr4_print_violations(tb.dram.dev[c], stderr);
   }
   if (tb.fault) {
     std::printf("tensordimm: fault %d: %" PRIu64 " timing violations\n", tb.fault, viol);
-    if (viol) tdimm_ddr4_print_violations(tb.dev[0], stdout);
+    if (viol) tdimm_ddr4_print_violations(tb.dram.dev[0], stdout);
     sc.expect(viol > 0, "the timing checker caught the injected controller fault", tb.fault);
   } else {
     sc.check("timing violations", 0, 0, viol);
     for (unsigned c = 0; c < kN; c++) {
       FinalCtx f = {&tb, c, 0};
-      tdimm_ddr4_foreach(tb.dev[c], final_cb, &f);
+      tdimm_ddr4_foreach(tb.dram.dev[c], final_cb, &f);
       sc.check("final DRAM image (blocks differing)", c, 0, f.bad);
     }
   }
@@ -594,7 +495,6 @@ int main(int argc, char **argv) {
               tot.row_misses, tot.row_conflicts, tb.wmode_cycles, tb.switches, kN,
               tot.clocks ? (double)tot.bus_busy_clocks / (double)tot.clocks : 0.0);
   (void)rows_total;
-  for (unsigned c = 0; c < kN; c++) tdimm_ddr4_free(tb.dev[c]);
   tdimm_node_free(tb.model);
   if (have_wl) tdimm_wl_free(&wl);
   return sc.finish();

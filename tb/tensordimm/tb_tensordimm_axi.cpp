@@ -27,6 +27,7 @@
 #include "Vtensordimm_axi.h"
 #include "tb_axi.h"
 #include "tb_lib.h"
+#include "tb_tdimm_stim.h"
 #include "tdimm_ddr4.h"
 #include "tensordimm.h"
 #include "tensordimm/tdimm_driver.h"
@@ -36,12 +37,6 @@
 namespace {
 
 typedef Vtensordimm_axi Top;
-const unsigned kN = TB_N;
-const unsigned kNdLog2 = (kN >= 128) ? 7 : (kN >= 64) ? 6 : (kN >= 32) ? 5 : (kN >= 16) ? 4
-                         : (kN >= 8) ? 3 : (kN >= 4) ? 2 : (kN >= 2) ? 1 : 0;
-const unsigned kAw = TB_LocalAw;
-const unsigned kRndAw = TB_LocalAw < 13 ? TB_LocalAw : 13;   // random streams: small memories
-const uint64_t kIdxBlocks = 64;
 const uint64_t kTimeout = 2000000;
 
 struct Pending {
@@ -59,9 +54,7 @@ struct Env {
   TbAccelBus<Top> tb;
   tdimm_dev_t dev;
   tdimm_node_t *model = nullptr;
-  std::vector<tdimm_ddr4_t *> ddr;
-  std::vector<bool> rd_v;
-  std::vector<std::vector<uint32_t>> rd_d;
+  TdimmDram dram;
   std::deque<Pending> inflight;
   uint64_t seq = 0;          // retirements since the last reset (RET_STATUS.SEQ)
   uint64_t next_id = 0;
@@ -69,15 +62,10 @@ struct Env {
   explicit Env(const TbArgs &args)
       : a(args), sim(args, args.timeout ? args.timeout : 200000000ull), clk(sim),
         axil(clk, &sc, 8, args.gap_pct, args.stall_pct), tb(clk, axil, nullptr) {
-    tdimm_ddr4_params_t dp;
-    tdimm_ddr4_params_default(&dp, TB_Ranks);
-    for (unsigned c = 0; c < kN; c++) ddr.push_back(tdimm_ddr4_new(&dp, TB_ColLoW));
-    rd_v.assign(kN, false);
-    rd_d.assign(kN, std::vector<uint32_t>(16, 0));
+    dram.init(TB_Ranks, TB_ColLoW);
     tb.add_step(step, this);
   }
   ~Env() {
-    for (auto *d : ddr) tdimm_ddr4_free(d);
     if (model) tdimm_node_free(model);
   }
   accel_bus *bus() { return &tb.bus; }
@@ -87,28 +75,17 @@ struct Env {
     Env *e = static_cast<Env *>(u);
     Top *t = e->sim.top;
     if (ph == TB_RESET) {
-      for (unsigned c = 0; c < kN; c++) {
-        tdimm_ddr4_reset(e->ddr[c]);
-        e->rd_v[c] = false;
-        tb_set_bits(t->dfi_rddata_valid_i, c, 1, 0);
-      }
+      e->dram.reset();
+      for (unsigned c = 0; c < kN; c++) tb_set_bits(t->dfi_rddata_valid_i, c, 1, 0);
     } else if (ph == TB_DRIVE) {
-      for (unsigned c = 0; c < kN; c++) {
-        tb_set_bits(t->dfi_rddata_valid_i, c, 1, e->rd_v[c] ? 1 : 0);
-        for (unsigned l = 0; l < 16; l++) tb_set_bits(t->dfi_rddata_i, 512 * c + 32 * l, 32, e->rd_d[c][l]);
-      }
+      e->dram.drive(t);
     } else if (ph == TB_SAMPLE) {
-      for (unsigned c = 0; c < kN; c++) {
-        uint32_t cmd[4], wd[16];
-        for (unsigned p = 0; p < 4; p++) cmd[p] = tb_get_bits(t->dfi_cmd_o, 104 * c + 26 * p, 26);
-        for (unsigned l = 0; l < 16; l++) wd[l] = tb_get_bits(t->dfi_wrdata_o, 512 * c + 32 * l, 32);
-        e->rd_v[c] = tdimm_ddr4_cycle(e->ddr[c], cmd, wd, e->rd_d[c].data()) != 0;
-      }
+      e->dram.sample(t, [](unsigned, uint32_t) {});
     }
   }
   void load(uint64_t gb, const uint32_t *lanes) {
     std::memcpy(tdimm_gblock(model, gb), lanes, 64);
-    std::memcpy(tdimm_ddr4_block(ddr[gb & (kN - 1)], gb >> kNdLog2), lanes, 64);
+    std::memcpy(tdimm_ddr4_block(dram.dev[gb & (kN - 1)], gb >> kNdLog2), lanes, 64);
   }
   // One retirement read over AXI against the oldest instruction in flight.
   void check_ret(const tdimm_drv_ret_t &r) {
@@ -168,67 +145,6 @@ struct Env {
   }
 };
 
-// ---------------------------------------------------------------- random instructions
-// (the stream of tb_tensordimm.cpp: local blocks [0, 64) index lists, the rest data)
-uint32_t rnd_base(uint64_t lo, uint64_t hi) {
-  return static_cast<uint32_t>((lo + tb_rand() % (hi - lo)) << kNdLog2);
-}
-tdimm_insn_t rnd_insn(const tdimm_insn_t *prev, bool legal) {
-  const uint64_t cap = 1ull << kRndAw;
-  unsigned k = 1 + tb_rand() % 3, type = tb_rand() % 2, count = tb_rand() % 41;
-  if (tb_chance(5)) count = 0;
-  tdimm_insn_t in;
-  unsigned op = 1 + tb_rand() % 3;
-  uint32_t out = rnd_base(kIdxBlocks, cap - 128);
-  if (op == TDIMM_OP_GATHER) {
-    uint32_t idx = rnd_base(0, kIdxBlocks - 3);
-    if (!legal && tb_chance(10)) idx = rnd_base(kIdxBlocks, cap - 8);   // data as indices
-    uint32_t table = rnd_base(kIdxBlocks, cap - 256 * k - 8);
-    if (!legal && tb_chance(5)) table = rnd_base(cap - 300, cap - 8);
-    in = tdimm_enc_gather(type, k, table, idx, out, count);
-  } else if (op == TDIMM_OP_REDUCE) {
-    uint32_t a = rnd_base(kIdxBlocks, cap - 128), b = rnd_base(kIdxBlocks, cap - 128);
-    if (tb_chance(15)) out = a;
-    if (prev && tb_chance(20)) a = prev->w[3];
-    in = tdimm_enc_reduce(tb_rand() % 5, type, k, a, b, out, count);
-  } else {
-    unsigned avg = 1 + tb_rand() % 6;
-    uint32_t a = rnd_base(kIdxBlocks, cap - 40 * 3 * 6 - 8);
-    if (tb_chance(15)) out = a;
-    if (prev && tb_chance(20)) a = prev->w[3];
-    in = tdimm_enc_average(type, k, a, avg, out, count);
-  }
-  switch (!legal && tb_chance(10) ? tb_rand() % 9 : 99) {
-    case 0: in.w[0] = (in.w[0] & ~0xFu) | (tb_chance(50) ? 0 : 4 + tb_rand() % 12); break;
-    case 1: in.w[0] |= (5 + tb_rand() % 11) << 4; break;
-    case 2: in.w[0] |= 2u << 8; break;
-    case 3: in.w[0] |= 1u << (10 + tb_rand() % 6); break;
-    case 4: in.w[0] &= ~0xFF0000u; break;
-    case 5: in.w[4] |= 1u << 24; break;
-    case 6: if (op == TDIMM_OP_AVERAGE) in.w[2] = tb_chance(50) ? 0 : 0x10001; break;
-    case 7: if (kN > 1) in.w[1] += 1; break;
-    case 8: in.w[3] = static_cast<uint32_t>(((1ull << kAw) - 2) << kNdLog2); break;
-    default: break;
-  }
-  return in;
-}
-
-void init_random_memory(Env &e) {
-  const uint64_t cap = 1ull << kRndAw;
-  for (uint64_t lb = 0; lb < cap; lb++)
-    for (unsigned c = 0; c < kN; c++) {
-      uint32_t v[16];
-      for (unsigned l = 0; l < 16; l++) {
-        if (lb < kIdxBlocks) v[l] = tb_chance(1) ? 200 + tb_rand_u32() % 10000 : tb_rand_u32() % 256;
-        else if (lb & 1) v[l] = tb_rand_u32();
-        else {
-          float x = static_cast<float>(tb_rand_unit() * 4.0 - 2.0);
-          std::memcpy(&v[l], &x, 4);
-        }
-      }
-      e.load(lb * kN + c, v);
-    }
-}
 
 // n random instructions pushed as fast as the driver can (a full FIFO refuses the push: retried
 // after popping retirements), windows changed now and then with the node idle.
@@ -249,7 +165,7 @@ void random_run(Env &e, long n, bool windows) {
       }
     }
     if (!have_cur) {
-      cur = rnd_insn(have_prev ? &prev : nullptr, false);
+      cur = tdimm_rnd_insn(have_prev ? &prev : nullptr, 10);
       have_cur = true;
     }
     int rc = tdimm_drv_push(&e.dev, &cur);
@@ -333,7 +249,7 @@ void test_full(Env &e) {
   int pushed = 0, rc = 0;
   tdimm_insn_t in;
   for (int i = 0; i < 64; i++) {
-    in = rnd_insn(nullptr, true);
+    in = tdimm_rnd_insn(nullptr, 0);
     in.w[4] = 30;                      // long enough to keep the node busy
     rc = tdimm_drv_push(&e.dev, &in);
     if (rc != 0) break;
@@ -381,7 +297,7 @@ void test_full(Env &e) {
 // the DRAM's contents over the outputs of every instruction that had not retired.
 void test_reset(Env &e) {
   for (int i = 0; i < 6; i++) {
-    tdimm_insn_t in = rnd_insn(nullptr, true);
+    tdimm_insn_t in = tdimm_rnd_insn(nullptr, 0);
     if (tdimm_drv_push(&e.dev, &in) != 0) break;
     e.pushed(in);
   }
@@ -394,7 +310,7 @@ void test_reset(Env &e) {
     uint64_t lo = f.out_base >> kNdLog2, n = static_cast<uint64_t>(f.count) * f.k;
     for (unsigned c = 0; c < kN; c++)
       for (uint64_t i = 0; i < n && i < 65536 && lo + i < (1ull << kAw); i++) {
-        const uint32_t *d = tdimm_ddr4_peek(e.ddr[c], lo + i);
+        const uint32_t *d = tdimm_ddr4_peek(e.dram.dev[c], lo + i);
         static const uint32_t zero[16] = {0};
         uint32_t *m = tdimm_block(e.model, c, lo + i);
         if (!d) d = zero;
@@ -422,8 +338,8 @@ void test_reset(Env &e) {
 void final_check(Env &e) {
   uint64_t viol = 0;
   for (unsigned c = 0; c < kN; c++) {
-    viol += tdimm_ddr4_violations(e.ddr[c]);
-    if (tdimm_ddr4_violations(e.ddr[c])) tdimm_ddr4_print_violations(e.ddr[c], stderr);
+    viol += tdimm_ddr4_violations(e.dram.dev[c]);
+    if (tdimm_ddr4_violations(e.dram.dev[c])) tdimm_ddr4_print_violations(e.dram.dev[c], stderr);
     long bad = 0, blocks = 0;
     struct Ctx {
       Env *e;
@@ -431,7 +347,7 @@ void final_check(Env &e) {
       long *bad, *blocks;
     } cx = {&e, c, &bad, &blocks};
     tdimm_ddr4_foreach(
-        e.ddr[c],
+        e.dram.dev[c],
         [](void *ctx, uint64_t lb, const uint32_t *data) {
           Ctx *x = static_cast<Ctx *>(ctx);
           (*x->blocks)++;
@@ -511,7 +427,7 @@ int main(int argc, char **argv) {
                 "issued=%u retired=%u)\n", wl.n_insn, e.node_errs - errs0, cyc, ac.cyc_busy,
                 ac.cyc_stall, iss, ret);
   } else {
-    init_random_memory(e);
+    tdimm_rnd_memory([&e](uint64_t gb, const uint32_t *v) { e.load(gb, v); });
   }
 
   if (have_wl) {   // random instructions over the workload's memory would be meaningless

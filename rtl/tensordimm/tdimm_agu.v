@@ -253,7 +253,7 @@ module tdimm_agu #(
           if (g_pf) idx_iss_q <= idx_iss_q + 21'd1;
           if (g_pop_run) idx_pop_q <= idx_pop_q + 21'd1;
           if (g_fail) begin
-            err_q   <= row_bad ? row_err : 4'd0;
+            err_q   <= row_err;
             rows_q  <= r_q;
             state_q <= SDrain;
           end

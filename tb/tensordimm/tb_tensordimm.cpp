@@ -300,8 +300,7 @@ int main(int argc, char **argv) {
   }
   const bool listed = have_wl || directed;   // a fixed instruction list
   const long n_insn = listed ? (long)insns.size() : a.n;
-  sim.timeout = a.timeout ? a.timeout : 200000 + 2000ull * (uint64_t)n_insn +
-                (have_wl ? 0 : 0);
+  sim.timeout = a.timeout ? a.timeout : 200000 + 2000ull * (uint64_t)n_insn;
   if (have_wl) {   // a workload's own size: bounded by its DRAM traffic
     tdimm_stats_t st;
     tdimm_wl_stats(&wl, &st);
@@ -330,7 +329,7 @@ int main(int argc, char **argv) {
   bool check_now = false;
   Pending just_retired;
   std::memset(&just_retired, 0, sizeof just_retired);
-  uint64_t node_errs = 0, rows_total = 0;
+  uint64_t node_errs = 0;
   const uint64_t start = sim.cycle;
 
   while (retired < n_insn && !sim.timed_out) {
@@ -382,7 +381,6 @@ int main(int argc, char **argv) {
           sc.check("status the directed test intends (model)", p.id, dirs[p.id].intent,
                    p.res.node_err);
         if (p.res.node_err) node_errs++;
-        rows_total += p.res.rows[0];
         just_retired = p;
         check_now = !tb.fault;
         inflight.pop_front();
@@ -494,7 +492,6 @@ int main(int argc, char **argv) {
               tot.ref_clocks, tot.rd, tot.wr, tot.act, tot.pre, tot.ref, tot.row_hits,
               tot.row_misses, tot.row_conflicts, tb.wmode_cycles, tb.switches, kN,
               tot.clocks ? (double)tot.bus_busy_clocks / (double)tot.clocks : 0.0);
-  (void)rows_total;
   tdimm_node_free(tb.model);
   if (have_wl) tdimm_wl_free(&wl);
   return sc.finish();

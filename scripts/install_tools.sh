@@ -20,7 +20,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   if ! $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null 2>&1; then
-    $SUDO apt-get update -qq >/dev/null
+    # On some machines apt's sandbox user (_apt) cannot run gpgv, so the signed lists fail
+    # with "gpgv ... required for verification"; the update then runs as root instead.
+    $SUDO apt-get update -qq >/dev/null 2>&1 ||
+      $SUDO apt-get -o APT::Sandbox::User=root update -qq >/dev/null
     $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
   fi
 fi

@@ -25,7 +25,7 @@ TOP_KEYS = {"name", "title", "kind", "prefix", "top", "rtl", "docs", "lists", "s
             "workload", "axi", "bench", "harness"}
 HARNESS_KEYS = {"top", "cpp", "params", "verilog", "cflags", "deps", "trace", "bench", "fusesoc"}
 WORKLOAD_KEYS = {"title", "make", "harness", "run", "match", "cycles", "metric", "area"}
-BENCH_KEYS = {"script", "outputs"}
+BENCH_KEYS = {"script", "outputs", "alias"}
 AXI_KEYS = {"title", "make", "harness", "run"}
 KINDS = ("block", "shared")
 
@@ -345,6 +345,10 @@ def make_fragment(blocks, build=None):
             w("bench-%s: build-%s $(BENCH_BINS_%s)" % (n, n, n))
             w("\t@mkdir -p $(BUILD)/bench")
             w("\t@python3 %s" % b.bench["script"])
+            if b.bench.get("alias"):
+                # another name for the same bench (e.g. the part of a block it measures)
+                w("%s: bench-%s" % (b.bench["alias"], n))
+                w(".PHONY: %s" % b.bench["alias"])
         if b.axi:
             h = b.axi["harness"]
             prep = b.axi.get("make", "true").replace("{b}", "$(BUILD)")

@@ -1,0 +1,224 @@
+/* gnnerator.h -- golden model of the GNNerator Dense Engine (rtl/gnnerator) and the formats its
+ * compiler, harnesses and tests share: the dense ISA encoding, the error codes, the buffer and
+ * DRAM layouts of each dataflow, the bit-exact arithmetic, and the cycle model.
+ * docs/gnnerator.md has the same definitions with the reasons.
+ *
+ * ENGINE.  An R x C systolic array of fp32 PEs (each one fused multiply-add: one rounding,
+ * round to nearest even, subnormals kept, any NaN result canonical 0x7FC00000).  Three on-chip
+ * buffers -- input (IN), weight (WT), output (OUT) -- each of two banks of `depth` lines (one
+ * depth per buffer); a line is LW = max(R, C) fp32 words.  Buffer line addresses run
+ * 0 .. 2*depth-1: bank = addr / depth.
+ * DRAM is word addressed (32-bit words), 2^addr_w words.  The memory port moves up to LW
+ * contiguous words per request.
+ *
+ * INSTRUCTIONS (128 bits, gnn_insn_t.w[0] = bits 31:0).  Bits not named for an opcode are
+ * reserved and must be 0.  op = bits 3:0.
+ *   LOAD   (1)  buf[5:4] (0 IN, 1 WT, 2 OUT)  w[15:8]  line[31:16]  n[47:32]  addr[79:48]
+ *               stride[111:80]:  for i < n: BUF[line+i][j] = DRAM[addr + i*stride + j] for j < w,
+ *               BUF[line+i][j] = 0 (+0.0) for w <= j < LW.  stride may be 0 (one row repeated:
+ *               how a bias row is broadcast into OUT before an accumulating MATMUL).
+ *   STORE  (2)  the same fields, buf must be 2 (OUT): DRAM[addr + i*stride + j] = OUT[line+i][j]
+ *               for i < n (in order), j < w.
+ *   MATMUL (3)  df[5:4] (0 OS, 1 WS, 2 IS)  acc[6]  act[9:8]  M[31:16]  K[47:32]  N[63:48]
+ *               in[79:64]  wt[95:80]  out[111:96]:  C = A (M x K) * B (K x N), see ARITHMETIC.
+ *   MADD   (4)  act[9:8]  n[31:16]  src0[63:48] (OUT)  src1[79:64] (IN)  dst[111:96] (OUT):
+ *               OUT[dst+i][j] = act(add(OUT[src0+i][j], IN[src1+i][j])), i < n, all LW words.
+ *   ACT    (5)  act[9:8]  n[31:16]  src0[63:48] (OUT)  dst[111:96] (OUT):
+ *               OUT[dst+i][j] = act(OUT[src0+i][j]).
+ *   COPY   (6)  n[31:16]  src0[63:48] (OUT)  dst[79:64] (IN): IN[dst+i] = OUT[src0+i] (whole
+ *               lines, bits unchanged): output back to the input buffer.
+ *
+ * ERRORS.  An instruction with an error is not executed (nothing changes) and the engine goes
+ * on with the next one.  Checks in this order, the first that applies is reported:
+ *   1 OPCODE   op not 1..6
+ *   2 FIELD    a reserved bit set; LOAD buf 3; STORE buf != 2; df 3; act 2 or 3
+ *   3 SIZE     n = 0 (LOAD, STORE, MADD, ACT, COPY); M, K or N = 0 (MATMUL)
+ *   4 WIDTH    w = 0 or w > LW (LOAD, STORE)
+ *   5 RANGE    a buffer range [base, base + lines) that is not inside one bank (base + lines >
+ *              2*depth, or base / depth != (base + lines - 1) / depth); or a DRAM range whose
+ *              last word addr + (n-1)*stride + w - 1 is >= 2^addr_w.  Buffer ranges checked in
+ *              the order IN, WT, OUT (MATMUL), src0, src1, dst (MADD/ACT/COPY), then DRAM.
+ *   6 OVERLAP  MADD/ACT: dst range overlaps the src0 range and dst != src0
+ *
+ * ACTIVATION act: 0 none (bits unchanged), 1 ReLU: NaN -> 0x7FC00000, sign set -> +0 (also
+ * -0 -> +0), else unchanged.
+ *
+ * LAYOUTS.  KB = ceil(K/R), KBR = KB*R, MBR = ceil(M/R), MBC = ceil(M/C), NBC = ceil(N/C).
+ * Where element X[i][j] sits: buffer line (relative to the instruction's base), word.
+ *          A[m][k] (IN)                  B[k][n] (WT)                  C[m][n] (OUT)
+ *   OS     (m/R)*K + k,    m%R           (n/C)*K + k,    n%C           (m/R)*N + n,   m%R
+ *   WS     (k/R)*M + m,    k%R           (n/C)*KBR + k,  n%C           (n/C)*M + m,   n%C
+ *   IS     (m/C)*KBR + k,  m%C           (k/R)*N + n,    k%R           (m/C)*N + n,   m%C
+ * Lines used (the ranges checked for error 5):
+ *   OS  IN MBR*K      WT NBC*K      OUT MBR*N
+ *   WS  IN KB*M       WT NBC*KBR    OUT NBC*M
+ *   IS  IN MBC*KBR    WT KB*N       OUT MBC*N
+ * So in DRAM: OS wants A^T, B, and gives C^T (row-major); WS A, B, C; IS A^T, B^T, C^T -- in
+ * each dataflow the output has the layout of the input, so a layer's output feeds the next.
+ *
+ * ARITHMETIC (bit-exact; fma = fused, one rounding; add = fp32 add; both RNE):
+ *   OS:     S = -0.0;  for k = 0..K-1: S = fma(A[m][k], B[k][n], S);
+ *           C[m][n] = act(acc ? add(old C[m][n], S) : S)
+ *   WS, IS: S = acc ? old C[m][n] : -0.0;  for k = 0..K-1: S = fma(A[m][k], B[k][n], S);
+ *           C[m][n] = act(S)
+ * (-0.0 is the identity of the chain: fma(a, b, -0) is the rounded product, also for a +0
+ * product.)  A MATMUL writes whole OUT lines: in the lines of its OUT range, the words that hold
+ * no C[m][n] (beyond M or N in the last block) become +0.0.  Words of IN/WT lines that hold no
+ * A or B element are never used (any value).
+ *
+ * ISSUE (timing only; results are those of executing the instructions one at a time in order).
+ * In-order issue, one per cycle, to three units: LD (LOAD), ST (STORE), EX (MATMUL, MADD, ACT,
+ * COPY), plus DR (the drain of an OS MATMUL, which finishes after EX has moved on).  The head
+ * waits while its unit is busy, while another unit's instruction in flight uses one of its banks
+ * (read or write), or, LOAD against STORE in flight (and STORE against LOAD), while their DRAM
+ * ranges overlap.  An OS MATMUL may issue while DR drains an earlier OS MATMUL; any other EX
+ * instruction waits for DR.  gnn_cycles() is the exact cycle model of this (docs/gnnerator.md).
+ */
+#ifndef GNNERATOR_H
+#define GNNERATOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GNN_INSN_WORDS 4 /* 128-bit instruction, w[0] = bits 31:0 */
+
+enum { GNN_OP_LOAD = 1, GNN_OP_STORE = 2, GNN_OP_MATMUL = 3, GNN_OP_MADD = 4, GNN_OP_ACT = 5,
+       GNN_OP_COPY = 6 };
+enum { GNN_BUF_IN = 0, GNN_BUF_WT = 1, GNN_BUF_OUT = 2 };
+enum { GNN_DF_OS = 0, GNN_DF_WS = 1, GNN_DF_IS = 2 };
+enum { GNN_ACT_NONE = 0, GNN_ACT_RELU = 1 };
+enum { GNN_OK = 0, GNN_E_OPCODE = 1, GNN_E_FIELD = 2, GNN_E_SIZE = 3, GNN_E_WIDTH = 4,
+       GNN_E_RANGE = 5, GNN_E_OVERLAP = 6 };
+
+/* Field positions (lsb, width): the RTL decoder uses the same numbers (rtl/gnnerator). */
+#define GNN_F_OP      0, 4
+#define GNN_F_BUF     4, 2  /* LOAD/STORE */
+#define GNN_F_DF      4, 2  /* MATMUL */
+#define GNN_F_ACC     6, 1
+#define GNN_F_ACT     8, 2
+#define GNN_F_W       8, 8  /* LOAD/STORE */
+#define GNN_F_LINE   16, 16 /* LOAD/STORE */
+#define GNN_F_N16    32, 16 /* LOAD/STORE n */
+#define GNN_F_ADDR   48, 32
+#define GNN_F_STRIDE 80, 32
+#define GNN_F_M      16, 16 /* MATMUL M; MADD/ACT/COPY n */
+#define GNN_F_K      32, 16
+#define GNN_F_N      48, 16 /* MATMUL N; MADD/ACT/COPY src0 */
+#define GNN_F_IN     64, 16 /* MATMUL in; MADD src1; COPY dst */
+#define GNN_F_WT     80, 16
+#define GNN_F_OUT    96, 16 /* MATMUL out; MADD/ACT dst */
+
+typedef struct { uint32_t w[GNN_INSN_WORDS]; } gnn_insn_t;
+
+/* Field view (no checks). For MADD/ACT/COPY: n = m, src0 = n_, src1/dst(COPY) = in, dst = out. */
+typedef struct {
+  unsigned op, buf, df, acc, act, w;
+  unsigned line, n;            /* LOAD/STORE; n also MADD/ACT/COPY lines */
+  uint32_t addr, stride;       /* LOAD/STORE */
+  unsigned m, k, nn;           /* MATMUL M, K, N */
+  unsigned in, wt, out;        /* MATMUL bases */
+  unsigned src0, src1, dst;    /* MADD/ACT/COPY */
+} gnn_fields_t;
+
+typedef struct {
+  int rows, cols;   /* R, C of the array: 1..64 */
+  int lw;           /* line width in words = max(R, C) (set by gnn_cfg_init) */
+  int depth[3];     /* lines per bank of IN, WT, OUT (index GNN_BUF_*): 1..32768 each */
+  int addr_w;       /* DRAM word-address bits: 4..32 */
+} gnn_cfg_t;
+
+/* Fills cfg; returns 0, or -1 for a value out of range. */
+int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth, int out_depth,
+                 int addr_w);
+/* The paper's Dense Engine: 64 x 64, 6 MiB of buffers split equally (2 MiB each, two banks of
+ * 1 MiB = 4096 lines of 64 words), 32-bit DRAM word addresses. */
+void gnn_cfg_paper(gnn_cfg_t *cfg);
+
+uint32_t gnn_get(const gnn_insn_t *in, int lsb, int width);
+void gnn_set(gnn_insn_t *in, int lsb, int width, uint32_t v);
+void gnn_fields(const gnn_insn_t *in, gnn_fields_t *f);
+
+/* Encoders (values are masked to their fields; bad values make bad instructions on purpose). */
+gnn_insn_t gnn_enc_load(unsigned buf, unsigned line, unsigned n, unsigned w, uint32_t addr,
+                        uint32_t stride);
+gnn_insn_t gnn_enc_store(unsigned line, unsigned n, unsigned w, uint32_t addr, uint32_t stride);
+gnn_insn_t gnn_enc_matmul(unsigned df, unsigned acc, unsigned act, unsigned m, unsigned k,
+                          unsigned n, unsigned in, unsigned wt, unsigned out);
+gnn_insn_t gnn_enc_madd(unsigned act, unsigned n, unsigned src0, unsigned src1, unsigned dst);
+gnn_insn_t gnn_enc_act(unsigned act, unsigned n, unsigned src0, unsigned dst);
+gnn_insn_t gnn_enc_copy(unsigned n, unsigned src0, unsigned dst);
+
+/* Static checks of ERRORS; returns GNN_OK or the error code. */
+int gnn_check(const gnn_cfg_t *cfg, const gnn_insn_t *in);
+
+/* Buffer use of a valid instruction (for the issue rules): bit b of the masks is bank b of
+ * IN (bits 0-1), WT (2-3), OUT (4-5).  unit: 0 LD, 1 ST, 2 EX. */
+typedef struct { int unit; unsigned banks; uint64_t dram_lo, dram_hi; /* [lo, hi) words */ } gnn_use_t;
+void gnn_use(const gnn_cfg_t *cfg, const gnn_insn_t *in, gnn_use_t *u);
+
+/* Lines of each buffer a MATMUL uses (the table above). */
+void gnn_matmul_lines(const gnn_cfg_t *cfg, unsigned df, unsigned m, unsigned k, unsigned n,
+                      unsigned *in_lines, unsigned *wt_lines, unsigned *out_lines);
+
+/* --------------------------------------------------------------- functional model */
+typedef struct gnn_model gnn_model_t;
+/* A model with zeroed buffers and a DRAM of 2^addr_w words (sparse: pages allocated on first
+ * write; reads of never-written words give 0). NULL on a bad cfg or no memory. */
+gnn_model_t *gnn_model_new(const gnn_cfg_t *cfg);
+void gnn_model_free(gnn_model_t *m);
+const gnn_cfg_t *gnn_model_cfg(const gnn_model_t *m);
+/* Executes one instruction; returns its status (GNN_OK or an error; errors change nothing). */
+int gnn_model_exec(gnn_model_t *m, const gnn_insn_t *in);
+/* DRAM and buffer access (word granularity). buf: GNN_BUF_*. */
+uint32_t gnn_mem_rd(const gnn_model_t *m, uint64_t addr);
+void gnn_mem_wr(gnn_model_t *m, uint64_t addr, uint32_t v);
+uint32_t gnn_buf_rd(const gnn_model_t *m, int buf, unsigned line, unsigned word);
+/* Every DRAM write beat of the STOREs executed so far is appended to a log the caller drains:
+ * returns the number of beats logged since the last call and copies up to max of them. */
+typedef struct { uint64_t addr; unsigned words; uint32_t data[64]; } gnn_beat_t;
+size_t gnn_model_take_beats(gnn_model_t *m, gnn_beat_t *out, size_t max);
+
+/* Clock-free reference: runs a program on a model, returns the number of error statuses. */
+int gnnerator_ref(gnn_model_t *m, const gnn_insn_t *prog, size_t n, int *status);
+
+/* Plain C = A * B in the engine's order (for tests and the compiler): A, B, C row-major fp32
+ * bit patterns; old = the previous C when acc (OS: add at the end; WS/IS: chain start). */
+void gnn_matmul_ref(unsigned df, unsigned acc, unsigned act, unsigned m, unsigned k, unsigned n,
+                    const uint32_t *a, const uint32_t *b, uint32_t *c);
+
+uint32_t gnn_fma(uint32_t a, uint32_t b, uint32_t c); /* RNE, canonical NaN */
+uint32_t gnn_add(uint32_t a, uint32_t b);
+uint32_t gnn_act(unsigned act, uint32_t x);
+
+const char *gnn_err_name(int code); /* "OK", "OPCODE", ... "?" */
+const char *gnn_op_name(unsigned op);
+
+/* ------------------------------------------------------------------ cycle model */
+/* Memory timing of the harness's port model (tb/gnnerator): one request (read or write, up to LW
+ * words) accepted per cycle, read data `latency` cycles after acceptance, in order. */
+typedef struct { int latency; } gnn_memtiming_t;
+typedef struct {
+  uint64_t cycles;          /* first instruction offered -> engine idle after the last */
+  uint64_t busy_ex;         /* cycles EX is busy */
+  uint64_t rd_lines, wr_lines, rd_bytes, wr_bytes;
+  uint64_t macs;            /* useful multiply-adds (M*K*N per MATMUL) */
+  uint64_t first_ex;        /* cycle EX starts its first instruction (what precedes it: the
+                               first tile's buffer fill, which double buffering cannot hide) */
+  uint64_t last_ex;         /* last cycle EX or the OS drain works (after it: the last STOREs) */
+} gnn_cyc_stats_t;
+/* Exact cycle count of the RTL for a program (no memory backpressure). Instructions with errors
+ * take their one issue cycle. Returns 0, or -1 on a bad argument. */
+int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t *prog, size_t n,
+               gnn_cyc_stats_t *st);
+/* Cycles of one MATMUL in the EX unit, first cycle to last OUT write (no stalls). */
+uint64_t gnn_matmul_cycles(const gnn_cfg_t *cfg, unsigned df, unsigned m, unsigned k, unsigned n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GNNERATOR_H */

@@ -1,0 +1,346 @@
+////////////////////////////////////////////////////////////////////////////////////////////////////
+//
+// Filename:  gnnerator.v
+//
+// Purpose:   GNNerator Dense Engine (docs/gnnerator.md): an R x C fp32 systolic array with the
+//            dataflow (output-, weight- or input-stationary) chosen per MATMUL instruction;
+//            double-buffered input, weight and output buffers; the activation unit on the output
+//            path; output to DRAM (STORE) or back to the input buffer (COPY).
+//
+//            Instructions (128 bits, cmodel/include/gnnerator.h) enter through a FIFO, are decoded
+//            (gnn_dec) into a head register and issue in order, one a cycle, to three units: LD
+//            (gnn_ld: LOAD), ST (gnn_st: STORE) and EX (gnn_ex: MATMUL, MADD, ACT, COPY, and the
+//            OS drain DR). The head waits while its unit is busy, while another unit in flight
+//            uses one of its buffer banks, or (LOAD against STORE) while their DRAM ranges
+//            overlap; so loads of the next tile and stores of the last result overlap the
+//            array. Every instruction gives one status beat when it issues (0 or its error code;
+//            an instruction with an error is dropped). idle_o: nothing queued or in flight.
+//
+//            Memory port: one request a cycle (read or write) of up to Lw contiguous words at a
+//            word address; read data come back in order (fixed latency in the harness model) and
+//            are always taken. LD and ST share the port round-robin; a granted request is held
+//            until taken.
+//
+// Parameters:
+//   Rows, Cols                 systolic array R x C (paper: 64 x 64); a line is max(R, C) words
+//   InDepth, WtDepth, OutDepth lines per bank of each buffer (paper: 4096 lines of 64 words =
+//                              1 MiB a bank, 2 MiB a buffer, 6 MiB in all)
+//   AddrW                      DRAM word-address bits (4..32)
+//   QDepth                     instruction FIFO entries
+//   LdTags                     reads in flight at most (full speed needs >= the memory latency)
+//
+////////////////////////////////////////////////////////////////////////////////////////////////////
+`default_nettype none
+`include "cc_param_check.vh"
+
+module gnnerator #(
+  parameter integer Rows     = 4,
+  parameter integer Cols     = 4,
+  parameter integer InDepth  = 64,
+  parameter integer WtDepth  = 64,
+  parameter integer OutDepth = 64,
+  parameter integer AddrW    = 20,
+  parameter integer QDepth   = 4,
+  parameter integer LdTags   = 128
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  // instructions
+  input  wire             insn_valid_i,
+  output wire             insn_ready_o,
+  input  wire [127:0]     insn_data_i,
+  // one status beat per instruction, in order (no back-pressure)
+  output wire             status_valid_o,
+  output wire [2:0]       status_err_o,
+  output wire             idle_o,
+  // memory port
+  output wire             mem_req_valid_o,
+  input  wire             mem_req_ready_i,
+  output wire             mem_req_we_o,
+  output wire [AddrW-1:0] mem_req_addr_o,
+  output wire [7:0]       mem_req_words_o,
+  output wire [((Rows > Cols) ? Rows : Cols)*32-1:0] mem_req_wdata_o,
+  input  wire             mem_rsp_valid_i,
+  input  wire [((Rows > Cols) ? Rows : Cols)*32-1:0] mem_rsp_data_i
+);
+
+  // ---------------------------------------------------------------- parameter checks
+  generate
+    if (Rows < 1 || Rows > 64) begin : gen_check_rows
+      `CC_PARAM_FAIL(gnnerator__Rows_must_be_1_to_64)
+    end
+    if (Cols < 1 || Cols > 64) begin : gen_check_cols
+      `CC_PARAM_FAIL(gnnerator__Cols_must_be_1_to_64)
+    end
+    if (InDepth < 1 || InDepth > 32768 || WtDepth < 1 || WtDepth > 32768 ||
+        OutDepth < 1 || OutDepth > 32768) begin : gen_check_depth
+      `CC_PARAM_FAIL(gnnerator__Depths_must_be_1_to_32768)
+    end
+    if (AddrW < 4 || AddrW > 32) begin : gen_check_addr_w
+      `CC_PARAM_FAIL(gnnerator__AddrW_must_be_4_to_32)
+    end
+    if (QDepth < 1) begin : gen_check_qdepth
+      `CC_PARAM_FAIL(gnnerator__QDepth_must_be_at_least_1)
+    end
+    if (LdTags < 2) begin : gen_check_ld_tags
+      `CC_PARAM_FAIL(gnnerator__LdTags_must_be_at_least_2)
+    end
+  endgenerate
+
+  localparam integer Lw = (Rows > Cols) ? Rows : Cols;   // words a line
+  localparam [1:0] UnitLd = 2'd0, UnitSt = 2'd1;
+  localparam [3:0] OpMatmul = 4'd3;
+
+  // ---------------------------------------------------------------- instruction FIFO
+  wire         q_valid;
+  wire [127:0] q_data;
+  wire         q_pop;
+  wire [$clog2(QDepth+1)-1:0] unused_q_count;
+  cc_fifo #(.Width(128), .Depth(QDepth), .FallThrough(0)) u_queue (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clr_i      (1'b0),
+    .in_valid_i (insn_valid_i),
+    .in_ready_o (insn_ready_o),
+    .in_data_i  (insn_data_i),
+    .out_valid_o(q_valid),
+    .out_ready_i(q_pop),
+    .out_data_o (q_data),
+    .count_o    (unused_q_count)
+  );
+
+  // ---------------------------------------------------------------- decode into the head
+  wire [2:0]       d_err;
+  wire [1:0]       d_unit;
+  wire [5:0]       d_banks;
+  wire [AddrW:0]   d_lo, d_hi;
+  gnn_dec #(.Rows(Rows), .Cols(Cols), .InDepth(InDepth), .WtDepth(WtDepth), .OutDepth(OutDepth),
+            .AddrW(AddrW)) u_dec (
+    .insn_i   (q_data),
+    .err_o    (d_err),
+    .unit_o   (d_unit),
+    .banks_o  (d_banks),
+    .dram_lo_o(d_lo),
+    .dram_hi_o(d_hi)
+  );
+
+  reg          h_v_q;
+  reg [127:0]  h_insn_q;
+  reg [2:0]    h_err_q;
+  reg [1:0]    h_unit_q;
+  reg [5:0]    h_banks_q;
+  reg [AddrW:0] h_lo_q, h_hi_q;
+  wire         issue;
+  assign q_pop = q_valid && (!h_v_q || issue);
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)    h_v_q <= 1'b0;
+    else if (q_pop) h_v_q <= 1'b1;
+    else if (issue) h_v_q <= 1'b0;
+  end
+  always @(posedge clk_i) begin
+    if (q_pop) begin
+      h_insn_q  <= q_data;
+      h_err_q   <= d_err;
+      h_unit_q  <= d_unit;
+      h_banks_q <= d_banks;
+      h_lo_q    <= d_lo;
+      h_hi_q    <= d_hi;
+    end
+  end
+
+  // ---------------------------------------------------------------- units in flight
+  wire ld_busy, st_busy, ex_busy, ex_last, dr_inflight, dr_busy;
+  wire [5:0] ld_pend;
+  wire [1:0] dr_banks;
+  reg  [5:0] ld_banks_q, st_banks_q, ex_banks_q;
+  reg  [AddrW:0] ld_lo_q, ld_hi_q, st_lo_q, st_hi_q;
+
+  wire ex_inflight = ex_busy && !ex_last;
+  wire h_ok    = (h_err_q == 3'd0);
+  wire h_os_mm = (h_insn_q[3:0] == OpMatmul) && (h_insn_q[5:4] == 2'd0);
+  wire [5:0] dr_banks6 = {dr_banks, 4'b0000};
+  wire [5:0] ex_use = ex_inflight ? ex_banks_q : 6'd0;
+  wire [5:0] ld_use = (ld_busy ? ld_banks_q : 6'd0) | ld_pend;
+  wire [5:0] st_use = st_busy ? st_banks_q : 6'd0;
+  wire [5:0] dr_use = dr_inflight ? dr_banks6 : 6'd0;
+  wire ld_st_overlap = (h_lo_q < st_hi_q) && (st_lo_q < h_hi_q);
+  wire st_ld_overlap = (h_lo_q < ld_hi_q) && (ld_lo_q < h_hi_q);
+
+  reg can_go;
+  always @(*) begin
+    case (h_unit_q)
+      UnitLd: can_go = !ld_busy && ((h_banks_q & (st_use | ex_use | dr_use)) == 6'd0) &&
+                       !(st_busy && ld_st_overlap);
+      UnitSt: can_go = !st_busy && ((h_banks_q & (ld_use | ex_use | dr_use)) == 6'd0) &&
+                       !(ld_busy && st_ld_overlap);
+      default: can_go = (!ex_busy || ex_last) && (h_os_mm || !dr_inflight) &&
+                        ((h_banks_q & (ld_use | st_use)) == 6'd0);
+    endcase
+  end
+  assign issue = h_v_q && (!h_ok || can_go);
+  wire go_ld = issue && h_ok && (h_unit_q == UnitLd);
+  wire go_st = issue && h_ok && (h_unit_q == UnitSt);
+  wire go_ex = issue && h_ok && (h_unit_q != UnitLd) && (h_unit_q != UnitSt);
+
+  always @(posedge clk_i) begin
+    if (go_ld) begin ld_banks_q <= h_banks_q; ld_lo_q <= h_lo_q; ld_hi_q <= h_hi_q; end
+    if (go_st) begin st_banks_q <= h_banks_q; st_lo_q <= h_lo_q; st_hi_q <= h_hi_q; end
+    if (go_ex) ex_banks_q <= h_banks_q;
+  end
+
+  assign status_valid_o = issue;
+  assign status_err_o   = h_err_q;
+  assign idle_o = !q_valid && !h_v_q && !ld_busy && (ld_pend == 6'd0) && !st_busy && !ex_busy &&
+                  !dr_busy;
+
+  // ---------------------------------------------------------------- units
+  wire             ld_req_v, ld_req_rdy, ld_we;
+  wire [AddrW-1:0] ld_req_addr;
+  wire [7:0]       ld_req_words;
+  wire [1:0]       ld_wbuf;
+  wire [15:0]      ld_waddr;
+  wire [Lw*32-1:0] ld_wdata;
+  gnn_ld #(.Lw(Lw), .AddrW(AddrW), .Tags(LdTags)) u_ld (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .start_i    (go_ld),
+    .bank_i     (h_banks_q),
+    .line_i     (h_insn_q[31:16]),
+    .n_i        (h_insn_q[47:32]),
+    .w_i        (h_insn_q[15:8]),
+    .addr_i     (h_insn_q[48 +: AddrW]),
+    .stride_i   (h_insn_q[80 +: AddrW]),
+    .busy_o     (ld_busy),
+    .pend_banks_o(ld_pend),
+    .req_valid_o(ld_req_v),
+    .req_ready_i(ld_req_rdy),
+    .req_addr_o (ld_req_addr),
+    .req_words_o(ld_req_words),
+    .rsp_valid_i(mem_rsp_valid_i),
+    .rsp_data_i (mem_rsp_data_i),
+    .we_o       (ld_we),
+    .wbuf_o     (ld_wbuf),
+    .waddr_o    (ld_waddr),
+    .wdata_o    (ld_wdata)
+  );
+
+  wire             st_re, st_req_v, st_req_rdy;
+  wire [15:0]      st_raddr;
+  wire [Lw*32-1:0] st_rdata, st_req_data;
+  wire [AddrW-1:0] st_req_addr;
+  wire [7:0]       st_req_words;
+  gnn_st #(.Lw(Lw), .AddrW(AddrW)) u_st (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .start_i    (go_st),
+    .line_i     (h_insn_q[31:16]),
+    .n_i        (h_insn_q[47:32]),
+    .w_i        (h_insn_q[15:8]),
+    .addr_i     (h_insn_q[48 +: AddrW]),
+    .stride_i   (h_insn_q[80 +: AddrW]),
+    .busy_o     (st_busy),
+    .re_o       (st_re),
+    .raddr_o    (st_raddr),
+    .rdata_i    (st_rdata),
+    .req_valid_o(st_req_v),
+    .req_ready_i(st_req_rdy),
+    .req_addr_o (st_req_addr),
+    .req_words_o(st_req_words),
+    .req_data_o (st_req_data)
+  );
+
+  wire             ex_in_re, ex_wt_re, ex_out_re, ex_in_we, ex_out_we;
+  wire [15:0]      ex_in_raddr, ex_wt_raddr, ex_out_raddr, ex_in_waddr, ex_out_waddr;
+  wire [Lw*32-1:0] ex_in_rdata, ex_wt_rdata, ex_out_rdata, ex_in_wdata, ex_out_wdata;
+  gnn_ex #(.Rows(Rows), .Cols(Cols), .Lw(Lw), .OutDepth(OutDepth)) u_ex (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (go_ex),
+    .insn_i       (h_insn_q),
+    .busy_o       (ex_busy),
+    .last_o       (ex_last),
+    .dr_inflight_o(dr_inflight),
+    .dr_banks_o   (dr_banks),
+    .dr_busy_o    (dr_busy),
+    .in_re_o      (ex_in_re),
+    .in_raddr_o   (ex_in_raddr),
+    .in_rdata_i   (ex_in_rdata),
+    .in_we_o      (ex_in_we),
+    .in_waddr_o   (ex_in_waddr),
+    .in_wdata_o   (ex_in_wdata),
+    .wt_re_o      (ex_wt_re),
+    .wt_raddr_o   (ex_wt_raddr),
+    .wt_rdata_i   (ex_wt_rdata),
+    .out_re_o     (ex_out_re),
+    .out_raddr_o  (ex_out_raddr),
+    .out_rdata_i  (ex_out_rdata),
+    .out_we_o     (ex_out_we),
+    .out_waddr_o  (ex_out_waddr),
+    .out_wdata_o  (ex_out_wdata)
+  );
+
+  // ---------------------------------------------------------------- buffers
+  wire [Lw*32-1:0] unused_in_r1, unused_wt_r1;
+  gnn_buf #(.Depth(InDepth), .Lw(Lw)) u_in_buf (
+    .clk_i(clk_i),
+    .r0_en_i(ex_in_re), .r0_addr_i(ex_in_raddr), .r0_data_o(ex_in_rdata),
+    .r1_en_i(1'b0), .r1_addr_i(16'd0), .r1_data_o(unused_in_r1),
+    .w0_en_i(ld_we && ld_wbuf == 2'd0), .w0_addr_i(ld_waddr), .w0_data_i(ld_wdata),
+    .w1_en_i(ex_in_we), .w1_addr_i(ex_in_waddr), .w1_data_i(ex_in_wdata)
+  );
+  gnn_buf #(.Depth(WtDepth), .Lw(Lw)) u_wt_buf (
+    .clk_i(clk_i),
+    .r0_en_i(ex_wt_re), .r0_addr_i(ex_wt_raddr), .r0_data_o(ex_wt_rdata),
+    .r1_en_i(1'b0), .r1_addr_i(16'd0), .r1_data_o(unused_wt_r1),
+    .w0_en_i(ld_we && ld_wbuf == 2'd1), .w0_addr_i(ld_waddr), .w0_data_i(ld_wdata),
+    .w1_en_i(1'b0), .w1_addr_i(16'd0), .w1_data_i({Lw*32{1'b0}})
+  );
+  gnn_buf #(.Depth(OutDepth), .Lw(Lw)) u_out_buf (
+    .clk_i(clk_i),
+    .r0_en_i(ex_out_re), .r0_addr_i(ex_out_raddr), .r0_data_o(ex_out_rdata),
+    .r1_en_i(st_re), .r1_addr_i(st_raddr), .r1_data_o(st_rdata),
+    .w0_en_i(ld_we && ld_wbuf == 2'd2), .w0_addr_i(ld_waddr), .w0_data_i(ld_wdata),
+    .w1_en_i(ex_out_we), .w1_addr_i(ex_out_waddr), .w1_data_i(ex_out_wdata)
+  );
+
+  // ---------------------------------------------------------------- memory port arbiter
+  // Round-robin between LD (reads) and ST (writes); the grant holds while its request waits.
+  reg  rr_q;          // 1: ST has priority when both ask
+  reg  lock_q, lock_st_q;
+  wire sel_st = lock_q ? lock_st_q : (st_req_v && (!ld_req_v || rr_q));
+  wire fire   = mem_req_valid_o && mem_req_ready_i;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rr_q      <= 1'b0;
+      lock_q    <= 1'b0;
+      lock_st_q <= 1'b0;
+    end else begin
+      lock_q    <= mem_req_valid_o && !mem_req_ready_i;
+      lock_st_q <= sel_st;
+      if (fire) rr_q <= !sel_st;
+    end
+  end
+  assign mem_req_valid_o = ld_req_v || st_req_v;
+  assign mem_req_we_o    = sel_st;
+  assign mem_req_addr_o  = sel_st ? st_req_addr : ld_req_addr;
+  assign mem_req_words_o = sel_st ? st_req_words : ld_req_words;
+  assign mem_req_wdata_o = st_req_data;
+  assign ld_req_rdy      = mem_req_ready_i && !sel_st;
+  assign st_req_rdy      = mem_req_ready_i && sel_st;
+
+`ifndef SYNTHESIS
+  // handshake hold rule on the memory request (docs/conventions.md)
+  cc_hold_check #(.Width(1 + AddrW + 8)) u_hold_req (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(mem_req_valid_o),
+    .ready_i(mem_req_ready_i),
+    .data_i ({mem_req_we_o, mem_req_addr_o, mem_req_words_o}),
+    .release_i(1'b0)
+  );
+`endif
+
+endmodule
+
+`default_nettype wire

@@ -317,6 +317,51 @@ static void test_compiler(ctx_t *cx) {
   for (unsigned df = 0; df < 3; df++) run_mm(cx, &c2, df, 3, 4, 2, 1, 1, 0, 0, 1, 1, NULL, seed++);
 }
 
+
+/* Cycle budgets (schedule regressions): an 8x8 array, depth 256, read latency 10; the exact
+ * cycle model's count over the standard systolic formula plus the fill (the first tile's load)
+ * must stay under a bound measured with the tiler of this version (+1 %), and the tiler's own
+ * estimate (plan.est_cycles) within 1 % of the exact count. */
+static void test_cycle_budget(void) {
+  static const struct { unsigned df, m, k, n; double bound; } kB[] = {
+      {GNN_DF_OS, 100, 60, 24, 1.02},  {GNN_DF_OS, 300, 200, 40, 1.011},
+      {GNN_DF_OS, 200, 300, 100, 1.056}, {GNN_DF_OS, 500, 120, 16, 1.011},
+      {GNN_DF_WS, 100, 60, 24, 1.067}, {GNN_DF_WS, 300, 200, 40, 1.10},
+      {GNN_DF_WS, 200, 300, 100, 1.026}, {GNN_DF_WS, 500, 120, 16, 1.087},
+      {GNN_DF_IS, 100, 60, 24, 1.08},  {GNN_DF_IS, 300, 200, 40, 1.06},
+      {GNN_DF_IS, 200, 300, 100, 1.036}, {GNN_DF_IS, 500, 120, 16, 1.09}};
+  gnn_cfg_t cfg;
+  cfg_of(&cfg, 8, 8, 256, 24);
+  for (size_t i = 0; i < sizeof kB / sizeof kB[0]; i++) {
+    const uint64_t M = kB[i].m, K = kB[i].k, N = kB[i].n, R = 8, C = 8;
+    gnn_mm_params_t p;
+    memset(&p, 0, sizeof p);
+    p.df = kB[i].df, p.m = kB[i].m, p.k = kB[i].k, p.n = kB[i].n, p.mem_latency = 10;
+    p.a = 0, p.b = M * K, p.c = p.b + K * N;
+    gnn_prog_t prog;
+    gnn_mm_plan_t plan;
+    char err[300];
+    int rc = gnn_compile_matmul(&cfg, &p, &prog, &plan, err, sizeof err);
+    CHECK(rc == 0, "budget %s %ux%ux%u: %s", gnn_df_name(p.df), p.m, p.k, p.n, err);
+    if (rc) continue;
+    gnn_memtiming_t mt = {10};
+    gnn_cyc_stats_t st;
+    CHECK(gnn_cycles(&cfg, &mt, prog.insn, prog.n, &st) == 0, "budget: gnn_cycles");
+    uint64_t f;
+    if (p.df == GNN_DF_OS) f = ((M + R - 1) / R) * ((N + C - 1) / C) * (K + R + C - 2);
+    else if (p.df == GNN_DF_WS) f = ((K + R - 1) / R) * ((N + C - 1) / C) * (2 * R + C + M - 2);
+    else f = ((K + R - 1) / R) * ((M + C - 1) / C) * (2 * R + C + N - 2);
+    const double ratio = (double)st.cycles / (double)(f + st.first_ex);
+    const double dev = fabs((double)plan.est_cycles - (double)st.cycles) / (double)st.cycles;
+    CHECK(ratio <= kB[i].bound, "budget %s %ux%ux%u: %" PRIu64 " cycles, ratio %.4f > %.3f (tile "
+          "%ux%ux%u %s)", gnn_df_name(p.df), p.m, p.k, p.n, st.cycles, ratio, kB[i].bound,
+          plan.mt, plan.kt, plan.nt, plan.order);
+    CHECK(dev <= 0.01, "budget %s %ux%ux%u: estimate %" PRIu64 " vs %" PRIu64 " cycles",
+          gnn_df_name(p.df), p.m, p.k, p.n, plan.est_cycles, st.cycles);
+    gnn_prog_free(&prog);
+  }
+}
+
 static void expect_refusal(const gnn_cfg_t *cfg, const gnn_mm_params_t *p, const char *want,
                            const char *what) {
   gnn_prog_t prog;
@@ -748,6 +793,7 @@ int main(void) {
   test_layouts();
   test_refusals();
   test_compiler(&cx);
+  test_cycle_budget();
   test_random();
   test_workload(&cx);
   return CHECK_SUMMARY();

@@ -91,8 +91,6 @@ int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t
   int ex_ever = 0;
   uint64_t dr_write_end = 0; /* last cycle of an OS drain write */
   uint64_t c = 0;
-  const uint64_t R = (uint64_t)cfg->rows, C = (uint64_t)cfg->cols;
-
   for (;; c++) {
     /* retire drain records that ended */
     for (int d = 0; d < ndr;) {
@@ -252,8 +250,6 @@ int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t
     else if (issue) head_v = 0;
     fifo_cnt = fifo_cnt + (size_t)accept - (size_t)q_pop;
     if (accept) next++;
-    (void)R;
-    (void)C;
   }
   st->cycles = c + 1;
   st->rd_bytes = 0;

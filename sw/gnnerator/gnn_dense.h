@@ -103,6 +103,10 @@ typedef struct {
    * experiments; 0 / NULL let the tiler choose. */
   unsigned tile_m, tile_k, tile_n;
   const char *order;
+  /* Optional: the read latency (cycles) of the memory the plans are timed for (0: 100, the
+   * paper's bench).  The tiler estimates each candidate program's time with the issue rules
+   * of gnn_cycles() and keeps the fastest. */
+  unsigned mem_latency;
 } gnn_mm_params_t;
 
 /* Whether the program needs the ones vector: bias with OS or IS (their OUT lines run along N,
@@ -119,6 +123,8 @@ typedef struct {
   int bias_mm;                    /* the bias is added by a K = 1 MATMUL (gnn_mm_needs_ones) */
   uint64_t est_mem_lines;         /* estimated DRAM lines moved (cost model, not gnn_cycles) */
   uint64_t est_ex_cycles;         /* estimated EX cycles (idem) */
+  uint64_t est_cycles;            /* estimated cycles of the program (the tiler's timing
+                                     estimate at mem_latency; gnn_cycles() is exact) */
 } gnn_mm_plan_t;
 
 /* Compiles C = act(A*B [+ C_old] [+ bias]) for cfg into prog (initialized here; free with

@@ -27,34 +27,24 @@
  *   WS  IN KB*Mt             WT ceil(Nt/C)*KBR     OUT ceil(Nt/C)*Mt
  *   IS  IN ceil(Mt/C)*KBR    WT KB*Nt              OUT ceil(Mt/C)*Nt
  * K is split only when Kt = K does not fit with a 1 x 1 tile of the other two (in OS the result
- * is then no longer bit-exact against gnn_matmul_ref), and WS/IS (whose splits are exact) also
- * try 2, 4 and 8 times more chunks (chunks of whole R blocks), which lets Mt (WS) or Nt (IS)
- * grow.  For each chunk size a few tile shapes are tried (the largest Nt that fits, then the
- * largest Mt with it, and the reverse, each also with 2, 4, 8, 16 times more tiles; tiles
- * balanced so that those of a dimension are equal and whole blocks of the array), and for each
- * shape the six loop orders.  DRAM traffic of an order: an operand is reloaded once per
- * iteration of the loops outside and including the innermost loop it depends on (loops of one
- * trip do not count); a partial C goes out and back once per extra visit.  The cost of a plan
- * (smallest wins; ties: fewer steps, then the order listed first: n-m-k, m-n-k, n-k-m, m-k-n,
- * k-n-m, k-m-n) is
- *   max(L, X) + (L + X) / steps + (L + X) / 8 + 16 * steps
- * L = DRAM lines moved (the memory port takes one line request a cycle, LOADs and STOREs share
- * it), X = EX cycles of the MATMULs (docs/gnnerator.md "Timing": OS ceil(M/R) ceil(N/C)
- * (K + R + C - 2), WS ceil(N/C) KB (2R + C + M + 1), IS ceil(M/C) KB (2R + C + N + 1)).  The
- * first term is the steady state of the pipeline, the second its fill and drain (the first
- * tile's loads and the last tile's MATMUL and STOREs do not overlap anything: more, smaller
- * tiles shorten them), the third the imperfect overlap, the fourth the per-step issue and
- * memory latency.  On 27 small problem/array pairs, against the fastest plan of a grid search
- * (tile sizes 1..8 and steps of the array's blocks, six orders) timed with gnn_cycles() (the
- * exact cycle model, latency 10; not linked here), the choice was 2 % slower on average and
- * 12 % at worst.
- * What it picks: n-m-k nearly always.  The K loop innermost keeps the output tile in OUT across
- * its chunks (C written once, no partial sums); with one chunk the weights of an n-tile stay
- * resident in WT while the m-tiles of A stream through both IN banks, so B is read once and A
- * ceil(N/Nt) times (OS, WS and IS alike: in each WT holds B, IN A).  With several chunks n-m-k
- * streams both operands (B is read ceil(M/Mt) times); OS with a long K sometimes takes n-k-m
- * instead (the chunk of B resident, A streamed, the partial C stored and loaded back per chunk)
- * when that traffic is smaller; m-n-k when A is the operand worth keeping.
+ * is then no longer bit-exact against gnn_matmul_ref); WS/IS (whose splits are exact) also try
+ * 2, 4 and 8 times more chunks and chunks of 1, 2, 4, 8, 16 R blocks: one R block per MATMUL
+ * lets the streamed dimension (M in WS, N in IS) take a whole bank, so each fold pays its fill
+ * and drain (2R + C) once for all the rows instead of once per M- or N-tile.  For each chunk a
+ * few tile shapes (the largest Nt that fits, then the largest Mt with it, and the reverse, each
+ * also with 2, 4, 8, 16 times more tiles; tiles balanced, whole blocks of the array) in the six
+ * loop orders are the candidates.  Each candidate's program is generated and timed by
+ * est_cycles(): the issue rules of gnn_cycles() (the exact cycle model) per instruction instead
+ * of per cycle, the memory port shared half and half while LD and ST both have requests, reads
+ * after p->mem_latency (default 100); within a few per mille of gnn_cycles on these programs,
+ * about 1000 times faster.  The fastest wins (ties: fewer instructions).  Candidates are timed
+ * in order of their EX cycles (a lower bound of their time), at most PICK_MAX, stopping at the
+ * first whose EX cycles exceed the best time: well under 0.1 s per paper shape.
+ * Order of the steps: the m and n loops run back and forth (the loop inside reverses each time
+ * an outer one advances), so the last tile of one pass is the first of the next and its
+ * operand is still in a bank; K always runs forward.  Each buffer remembers what its two banks
+ * hold: a step whose IN or WT content is in either bank loads nothing (two K chunks of B
+ * alternate in the two WT banks of OS with a K split, for instance).
  *
  * Bias.  WS without acc: LOAD with stride 0 of the bias row into the OUT lines of the tile,
  * then the first chunk with acc = 1.  OS and IS keep C^T in OUT (a line holds one column n of
@@ -68,16 +58,18 @@
  * Instruction order (software pipelining).  Issue is in order, and the head waits while a
  * unit is busy or another unit's instruction in flight uses one of its banks.  For steps
  * s = 0, 1, ... the program is
- *   L(0) P(0)  X(0) L(1) P(1)  X(1) L(2) S(v0) P(2)  X(2) L(3) S(v1) P(3) ...  S(last)
- * X = the step's MATMUL(s); L = the loads of the next step's new IN/WT contents (into the
- * banks the MATMUL before the current one used, which has left EX, so they issue at once and
- * run during X); S = the STOREs of the tile whose last step was the previous one (after the
- * next MATMUL, so that MATMUL issues while the OS drain of the tile is still writing); P =
- * the next visit's OUT pre-loads (C_old, the partial of an earlier chunk or the stride-0
- * bias), after the STORE that emptied its bank.  Loading the next step's data right after the
- * current MATMUL (rather than two steps ahead) keeps a multi-LOAD group from sitting at the
- * head waiting for a busy bank while the MATMUL behind it could issue; the overlap is the same
- * one MATMUL time.
+ *   L(0) P(0)  X(0) L(1) S P(1)  X(1) L(2) S P(2) ...  S(last)
+ * X = the step's MATMUL(s); L = the loads of the next step's new IN/WT contents (into the bank
+ * the MATMUL before the current one used, which has left EX, so they issue at once and run
+ * during X); S = a share of the STOREs of the last finished visit (spread evenly over the
+ * steps of the current visit, the rest before the next visit's pre-loads); P = the next
+ * visit's OUT pre-loads (C_old, the partial of an earlier chunk or the stride-0 bias), after the
+ * STOREs that empty its bank.  The last LOAD of L is cut so that its final line is a LOAD of
+ * its own: S issues only when the LD unit has requested everything else, so the STOREs use the
+ * port while the LD unit waits for the responses and the banks, instead of halving the port
+ * for the loads the next MATMUL waits for (a step then takes max(EX, loads + latency, loads +
+ * stores) instead of loads + stores + latency).  The last visit's STOREs follow the last
+ * MATMUL (they need its bank, which the issue rules keep from EX and ST at once).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -233,7 +225,13 @@ typedef struct {
   int ord[3];                     /* loop ids, outer to inner */
   uint64_t in_ones_off, wt_bias_off;
   uint64_t mem, ex, cost, steps;
+  uint64_t lat, est, est_fill;    /* memory latency; estimated cycles and fill (est_cycles) */
 } tiler_t;
+
+typedef struct {
+  tiler_t *v;
+  size_t n, cap;
+} cands_t;
 
 /* Lines used by a MATMUL (gnnerator.h), 64-bit. */
 static void lines3(const tiler_t *t, uint64_t m, uint64_t k, uint64_t n, uint64_t l[3]) {
@@ -360,24 +358,31 @@ static void evaluate(tiler_t *t) {
   t->cost = umax(t->mem, ex) + both / t->steps + both / 8 + 16 * t->steps;
 }
 
-/* Evaluates tile mt x kt x nt in every allowed order; keeps the cheapest in *best. */
+/* Adds tile mt x kt x nt in every allowed order to the candidates (once each). */
 static void try_tile(const tiler_t *t, int forced_order, uint64_t mt, uint64_t kt, uint64_t nt,
-                     tiler_t *best, int *have) {
+                     cands_t *cs, int *oom) {
   for (int io = 0; io < 6; io++) {
     if (forced_order >= 0 && io != forced_order) continue;
     tiler_t c = *t;
     c.Mt = mt, c.Kt = kt, c.Nt = nt;
     for (int q = 0; q < 3; q++) c.ord[q] = loop_id(kOrders[io][q]);
+    int dup = 0;
+    for (size_t i = 0; i < cs->n && !dup; i++)
+      dup = cs->v[i].Mt == mt && cs->v[i].Kt == kt && cs->v[i].Nt == nt &&
+            !memcmp(cs->v[i].ord, c.ord, sizeof c.ord);
+    if (dup) continue;
     evaluate(&c);
-    if (!*have || c.cost < best->cost || (c.cost == best->cost && c.steps < best->steps)) {
-      *best = c;
-      *have = 1;
+    if (grow((void **)&cs->v, &cs->cap, cs->n, sizeof *cs->v) != 0) {
+      *oom = 1;
+      return;
     }
+    cs->v[cs->n++] = c;
   }
 }
 
-/* Picks tiles and order into t (t->cfg, p, R, C, D, bias_mm, ws_pre set).  0 or -1. */
-static int choose(tiler_t *t, char *err, size_t errlen) {
+/* The candidate plans (tiles and orders) into cs (t->cfg, p, R, C, D, bias_mm, ws_pre set).
+ * 0 or -1. */
+static int choose(const tiler_t *t, cands_t *cs, char *err, size_t errlen) {
   const gnn_mm_params_t *p = t->p;
   const uint64_t M = p->m, K = p->k, N = p->n;
   const uint64_t kblk = p->df == GNN_DF_OS ? 1 : t->R;
@@ -399,19 +404,18 @@ static int choose(tiler_t *t, char *err, size_t errlen) {
                kDfNames[p->df], t->bias_mm ? " with the bias MATMUL" : "", l[0] + b[0],
                l[1] + b[1], l[2], t->D[0], t->D[1], t->D[2]);
   }
-  int have = 0;
-  tiler_t best = *t;
+  int oom = 0;
   if (p->tile_m || p->tile_k || p->tile_n) {
     if (!p->tile_m || !p->tile_k || !p->tile_n) return ERR("give all three tile sizes or none");
     uint64_t mt = umin(p->tile_m, M), kt = umin(p->tile_k, K), nt = umin(p->tile_n, N);
     if (!fits(t, mt, kt, nt))
       return ERR("tile %" PRIu64 "x%" PRIu64 "x%" PRIu64 " does not fit one bank per buffer",
                  mt, kt, nt);
-    try_tile(t, forced_order, mt, kt, nt, &best, &have);
+    try_tile(t, forced_order, mt, kt, nt, cs, &oom);
   } else {
     const uint64_t kmax = maxfit(t, 2, K, 1, 0, 1);
     const uint64_t kc0 = cdiv(K, kmax);
-    uint64_t kts[5];
+    uint64_t kts[12];
     int nkt = 0;
     const uint64_t mult[5] = {1, 0, 2, 4, 8}; /* 0: kc0 + 1 */
     for (int i = 0; i < 5; i++) {
@@ -421,6 +425,15 @@ static int choose(tiler_t *t, char *err, size_t errlen) {
       int dup = 0;
       for (int j = 0; j < nkt; j++) dup |= kts[j] == kt;
       if (!dup) kts[nkt++] = kt;
+    }
+    /* WS/IS: chunks of a few R blocks, down to one, let the streamed dimension (M in WS, N
+     * in IS) fill a bank: fewer folds' fill and drain (2R + C per fold and M- or N-tile) */
+    for (uint64_t j = 1; p->df != GNN_DF_OS && j <= 16; j *= 2) {
+      uint64_t kt = j * t->R;
+      if (kt >= K || kt > kmax) break;
+      int dup = 0;
+      for (int i = 0; i < nkt; i++) dup |= kts[i] == kt;
+      if (!dup && nkt < (int)(sizeof kts / sizeof kts[0])) kts[nkt++] = kt;
     }
     for (int ik = 0; ik < nkt; ik++) {
       const uint64_t kt = kts[ik];
@@ -441,16 +454,18 @@ static int choose(tiler_t *t, char *err, size_t errlen) {
             uint64_t nm = maxfit(t, 1, N, mt, kt, 0);
             nt = balanced(N, cdiv(N, nm), nm, nblk);
           }
-          try_tile(t, forced_order, mt, kt, nt, &best, &have);
+          try_tile(t, forced_order, mt, kt, nt, cs, &oom);
         }
       }
     }
   }
-  *t = best;
-  uint64_t l[3];
-  lines3(t, t->Mt, t->Kt, t->Nt, l);
-  t->in_ones_off = l[0];
-  t->wt_bias_off = l[1];
+  if (oom) return ERR("out of memory");
+  for (size_t i = 0; i < cs->n; i++) {
+    uint64_t l[3];
+    lines3(&cs->v[i], cs->v[i].Mt, cs->v[i].Kt, cs->v[i].Nt, l);
+    cs->v[i].in_ones_off = l[0];
+    cs->v[i].wt_bias_off = l[1];
+  }
   return 0;
 }
 
@@ -578,15 +593,20 @@ typedef struct {
   tile_t x;
 } step_t;
 
+/* Step s of the loop nest.  The m and n loops run back and forth (boustrophedon): a loop
+ * reverses when the loops outside it have advanced an odd number of times, so consecutive
+ * steps across an outer iteration share the m- or n-tile (its operand is still in a bank).  The
+ * K loop always runs forward (WS/IS continue the fma chain, chunk 0 carries acc/bias). */
 static step_t mk_step(const tiler_t *t, uint64_t s) {
   step_t st;
   memset(&st, 0, sizeof st);
   const uint64_t trips[3] = {t->MT, t->NT, t->KT};
-  for (int q = 2; q >= 0; q--) {
-    uint64_t tr = trips[t->ord[q]];
-    st.idx[t->ord[q]] = s % tr;
-    s /= tr;
-  }
+  const uint64_t t0 = trips[t->ord[0]], t1 = trips[t->ord[1]], t2 = trips[t->ord[2]];
+  const uint64_t d0 = s / (t1 * t2), d1 = s / t2 % t1, d2 = s % t2;
+  (void)t0;
+  st.idx[t->ord[0]] = d0;
+  st.idx[t->ord[1]] = t->ord[1] != LK && (d0 & 1) ? t1 - 1 - d1 : d1;
+  st.idx[t->ord[2]] = t->ord[2] != LK && ((d0 * t1 + d1) & 1) ? t2 - 1 - d2 : d2;
   const gnn_mm_params_t *p = t->p;
   const uint64_t mi = st.idx[LM], ni = st.idx[LN], ki = st.idx[LK];
   st.in_key = mi * t->KT + ki;
@@ -598,10 +618,29 @@ static step_t mk_step(const tiler_t *t, uint64_t s) {
   return st;
 }
 
+/* Steps per visit of an output tile: the K trips when every loop inside the innermost m/n loop
+ * of more than one trip is K (K innermost), else 1; all the steps when m and n have one trip. */
+static uint64_t visit_len(const tiler_t *t) {
+  const uint64_t trips[3] = {t->MT, t->NT, t->KT};
+  int inner = -1;
+  for (int q = 0; q < 3; q++)
+    if (t->ord[q] != LK && trips[t->ord[q]] > 1) inner = q;
+  if (inner < 0) return t->KT;
+  return inner < 2 && t->ord[2] == LK ? t->KT : 1;
+}
+
+typedef struct {
+  uint64_t line, n, w, addr, stride;
+} seg_t;
+
 typedef struct {
   const tiler_t *t;
   em_t e;
   int ones[2];                    /* ones loaded in IN bank b */
+  uint64_t hold[2][2];            /* IN/WT: key + 1 held by each bank (0: nothing) */
+  seg_t *seg;                     /* STORE segments of the finished visit not yet emitted */
+  size_t nseg, capseg, segi;
+  uint64_t seg_left, seg_quota;   /* lines left; lines per step */
 } gen_t;
 
 static uint64_t bank_base(const tiler_t *t, int buf, int bank) {
@@ -649,38 +688,279 @@ static void emit_matmuls(gen_t *g, const step_t *s) {
                             (unsigned)s->x.nt, (unsigned)in, (unsigned)wt, (unsigned)out));
 }
 
+/* The STORE segments of output tile x (bank base): what xfer_c(store) emits, kept for later. */
+static void queue_store(gen_t *g, uint64_t base, const tile_t *x, uint64_t vlen) {
+  const tiler_t *t = g->t;
+  gnn_prog_t tmp;
+  gnn_prog_init(&tmp);
+  em_t e = {&tmp, (size_t)1 << 30, 0};
+  xfer_c(t, &e, base, x, 1);
+  g->nseg = g->segi = 0;
+  g->seg_left = 0;
+  for (size_t i = 0; i < tmp.n && !e.full; i++) {
+    if (grow((void **)&g->seg, &g->capseg, g->nseg, sizeof *g->seg) != 0) {
+      g->e.full = 1;
+      break;
+    }
+    gnn_fields_t f;
+    gnn_fields(&tmp.insn[i], &f);
+    g->seg[g->nseg++] = (seg_t){f.line, f.n, f.w, f.addr, f.stride};
+    g->seg_left += f.n;
+  }
+  if (e.full) g->e.full = 1;
+  gnn_prog_free(&tmp);
+  g->seg_quota = cdiv(g->seg_left, vlen ? vlen : 1);
+}
+
+/* Emits up to `lines` lines of the queued STORE segments (all of them when lines = 0). */
+static void emit_store_part(gen_t *g, uint64_t lines) {
+  if (!lines) lines = UINT64_MAX;
+  while (lines && g->segi < g->nseg) {
+    seg_t *s = &g->seg[g->segi];
+    uint64_t n = umin(lines, s->n);
+    put(&g->e, gnn_enc_store((unsigned)s->line, (unsigned)n, (unsigned)s->w, (uint32_t)s->addr,
+                             (uint32_t)s->stride));
+    s->line += n, s->addr += n * s->stride, s->n -= n;
+    lines -= n, g->seg_left -= n;
+    if (!s->n) g->segi++;
+  }
+}
+
+/* Splits the last instruction (a LOAD of n >= 2 lines, emitted at index >= from) into n - 1
+ * lines and 1 line: the STORE behind it issues only when the LD unit has requested all but the
+ * last line, so it uses the memory port while the LD unit waits for the banks, instead of
+ * sharing the port with the loads the next MATMUL waits for. */
+static void split_last_load(gen_t *g, size_t from) {
+  gnn_prog_t *pr = g->e.prog;
+  if (g->e.full || pr->n <= from) return;
+  gnn_fields_t f;
+  gnn_fields(&pr->insn[pr->n - 1], &f);
+  if (f.op != GNN_OP_LOAD || f.n < 2) return;
+  pr->insn[pr->n - 1] = gnn_enc_load(f.buf, f.line, f.n - 1, f.w, f.addr, f.stride);
+  put(&g->e, gnn_enc_load(f.buf, f.line + f.n - 1, 1, f.w,
+                          (uint32_t)(f.addr + (uint64_t)(f.n - 1) * f.stride), f.stride));
+}
+
+/* Where step s finds its IN/WT content: the bank of the step before (cur) when it holds it,
+ * else the other bank if that holds it (two contents alternate), else a load into the other
+ * bank (which the step before does not use). */
+static void place(gen_t *g, int buf, uint64_t key, int cur_bank, int *bank, int *is_new) {
+  if (g->hold[buf][cur_bank] == key + 1) *bank = cur_bank, *is_new = 0;
+  else if (g->hold[buf][1 - cur_bank] == key + 1) *bank = 1 - cur_bank, *is_new = 0;
+  else *bank = 1 - cur_bank, *is_new = 1, g->hold[buf][1 - cur_bank] = key + 1;
+}
+
+/* For steps s = 0, 1, ...:  X(s) L(s+1) S P(s+1): the step's MATMUL(s), the loads of the next
+ * step's new contents (into banks the step before X(s) used), a part of the STOREs of the
+ * last finished visit (spread over the steps of the current visit: its bank is needed again
+ * only by the next visit), then the next visit's OUT pre-loads (after the STOREs of its bank). */
 static void generate(gen_t *g) {
   const tiler_t *t = g->t;
-  const uint64_t S = t->steps;
-  step_t cur = mk_step(t, 0), pend, nxt;
-  memset(&pend, 0, sizeof pend);
+  const uint64_t S = t->steps, vlen = visit_len(t);
+  step_t cur = mk_step(t, 0), nxt;
   memset(&nxt, 0, sizeof nxt);
-  int have_pend = 0;
   cur.in_new = cur.wt_new = cur.vstart = 1;
+  g->hold[0][0] = cur.in_key + 1;
+  g->hold[1][0] = cur.wt_key + 1;
   emit_loads(g, &cur);
   emit_preloads(g, &cur);
   for (uint64_t s = 0; s < S && !g->e.full; s++) {
     emit_matmuls(g, &cur);
     const int more = s + 1 < S;
+    const size_t before = g->e.prog->n;
     if (more) {
       nxt = mk_step(t, s + 1);
-      nxt.in_new = nxt.in_key != cur.in_key;
-      nxt.in_bank = nxt.in_new ? 1 - cur.in_bank : cur.in_bank;
-      nxt.wt_new = nxt.wt_key != cur.wt_key;
-      nxt.wt_bank = nxt.wt_new ? 1 - cur.wt_bank : cur.wt_bank;
+      place(g, 0, nxt.in_key, cur.in_bank, &nxt.in_bank, &nxt.in_new);
+      place(g, 1, nxt.wt_key, cur.wt_bank, &nxt.wt_bank, &nxt.wt_new);
       nxt.vstart = nxt.out_key != cur.out_key;
       nxt.out_bank = nxt.vstart ? 1 - cur.out_bank : cur.out_bank;
       emit_loads(g, &nxt);
     }
-    if (have_pend) xfer_c(t, &g->e, bank_base(t, 2, pend.out_bank), &pend.x, 1);
-    have_pend = 0;
-    if (!more || nxt.vstart) pend = cur, have_pend = 1;
+    if (g->seg_left) {
+      /* the whole rest when the next step starts a visit (its pre-loads need the bank) */
+      const int all = !more || nxt.vstart;
+      split_last_load(g, before);
+      emit_store_part(g, all ? 0 : g->seg_quota);
+    }
+    if (!more || nxt.vstart) queue_store(g, bank_base(t, 2, cur.out_bank), &cur.x, vlen);
     if (more) {
       emit_preloads(g, &nxt);
       cur = nxt;
     }
   }
-  if (have_pend) xfer_c(t, &g->e, bank_base(t, 2, pend.out_bank), &pend.x, 1);
+  emit_store_part(g, 0);
+  free(g->seg);
+  g->seg = NULL;
+}
+
+/* ---- timing estimate of a program (choice between plans) ----
+ * An instruction-level version of gnn_cycles (cmodel/gnnerator/gnn_cycle.c, the exact model,
+ * which steps every cycle and is too slow to try hundreds of plans of the paper's shapes): the
+ * same in-order issue rules, evaluated per instruction with the units' end times; LD and ST
+ * share the memory port half and half while both have requests.  Within a few per mille of
+ * gnn_cycles on the tiler's programs. */
+typedef struct {
+  uint64_t lat, pt, ld_rem, st_rem, last;
+  unsigned ld_banks, st_banks;
+  uint64_t ld_lo, ld_hi, st_lo, st_hi;
+  uint64_t pend[6];               /* LD responses into bank b until (exclusive) */
+  uint64_t ex_end, dr_end;
+  unsigned ex_banks, dr_banks;
+  int ex_os;
+} est_t;
+
+static void est_ld_done(est_t *e) {
+  for (int b = 0; b < 6; b++)
+    if (e->ld_banks >> b & 1) e->pend[b] = umax(e->pend[b], e->pt + e->lat);
+}
+
+/* Port progress up to time to. */
+static void est_adv(est_t *e, uint64_t to) {
+  while (e->pt < to && (e->ld_rem || e->st_rem)) {
+    const uint64_t dt = to - e->pt;
+    if (e->ld_rem && e->st_rem) {
+      uint64_t k = umin(dt / 2, umin(e->ld_rem, e->st_rem));
+      if (!k) { /* one cycle left: the LD request */
+        e->ld_rem--, e->pt++;
+        if (!e->ld_rem) est_ld_done(e);
+        continue;
+      }
+      e->ld_rem -= k, e->st_rem -= k, e->pt += 2 * k;
+      if (!e->ld_rem) est_ld_done(e);
+    } else if (e->ld_rem) {
+      uint64_t k = umin(dt, e->ld_rem);
+      e->ld_rem -= k, e->pt += k;
+      if (!e->ld_rem) est_ld_done(e);
+    } else {
+      uint64_t k = umin(dt, e->st_rem);
+      e->st_rem -= k, e->pt += k;
+    }
+  }
+  if (e->pt < to) e->pt = to;
+}
+
+/* Projected end of the LD (which 0) or ST (1) requests, no new job meanwhile. */
+static uint64_t est_fin(const est_t *e, int which) {
+  uint64_t a = which ? e->st_rem : e->ld_rem, b = which ? e->ld_rem : e->st_rem;
+  if (!a) return e->pt;
+  if (!b) return e->pt + a;
+  return a <= b ? e->pt + 2 * a : e->pt + 2 * b + (a - b);
+}
+
+static uint64_t est_cycles(const gnn_cfg_t *cfg, uint64_t lat, const gnn_insn_t *prog,
+                           size_t n, uint64_t *first_ex) {
+  est_t e;
+  memset(&e, 0, sizeof e);
+  e.lat = lat;
+  uint64_t c = 0, end = 0;
+  *first_ex = 0;
+  for (size_t i = 0; i < n; i++) {
+    gnn_use_t u;
+    gnn_fields_t f;
+    gnn_use(cfg, &prog[i], &u);
+    gnn_fields(&prog[i], &f);
+    const uint64_t ldf = est_fin(&e, 0), stf = est_fin(&e, 1);
+    uint64_t ld_pend = 0; /* banks the LD still writes: until when */
+    c = i ? c + 1 : 0;
+    unsigned pmask = e.ld_rem ? e.ld_banks : 0;
+    for (int b = 0; b < 6; b++)
+      if (u.banks >> b & 1) {
+        uint64_t pu = e.pend[b];
+        if (pmask >> b & 1) pu = umax(pu, ldf + lat);
+        ld_pend = umax(ld_pend, pu);
+      }
+    const int st_bank = e.st_rem && (u.banks & e.st_banks);
+    const int ex_bank = u.banks & e.ex_banks;
+    const int dr_bank = u.banks & e.dr_banks;
+    if (u.unit == 0) {
+      if (e.ld_rem) c = umax(c, ldf + 1);
+      if (e.st_rem && (st_bank || (u.dram_lo < e.st_hi && e.st_lo < u.dram_hi)))
+        c = umax(c, stf + 1);
+    } else if (u.unit == 1) {
+      if (e.st_rem) c = umax(c, stf + 1);
+      c = umax(c, ld_pend);
+      if (e.ld_rem && u.dram_lo < e.ld_hi && e.ld_lo < u.dram_hi) c = umax(c, ldf + 1);
+    } else {
+      c = umax(c, e.ex_end);
+      const int os_mm = f.op == GNN_OP_MATMUL && f.df == GNN_DF_OS;
+      if (!os_mm) c = umax(c, e.dr_end + 1);
+      c = umax(c, ld_pend);
+      if (st_bank) c = umax(c, stf + 1);
+    }
+    if (u.unit != 2) {
+      if (ex_bank) c = umax(c, e.ex_end);
+      if (dr_bank) c = umax(c, e.dr_end + 1);
+    }
+    est_adv(&e, c + 1);
+    if (u.unit == 0) {
+      e.ld_rem = f.n, e.ld_banks = u.banks, e.ld_lo = u.dram_lo, e.ld_hi = u.dram_hi;
+    } else if (u.unit == 1) {
+      e.st_rem = f.n, e.st_banks = u.banks, e.st_lo = u.dram_lo, e.st_hi = u.dram_hi;
+    } else {
+      uint64_t len = f.op == GNN_OP_MATMUL ? gnn_matmul_cycles(cfg, f.df, f.m, f.k, f.nn)
+                                           : (uint64_t)f.n + (f.op == GNN_OP_COPY ? 1u : 2u);
+      if (!*first_ex) *first_ex = c + 1;
+      e.ex_end = c + len;
+      e.ex_banks = u.banks;
+      end = umax(end, e.ex_end);
+      if (f.op == GNN_OP_MATMUL && f.df == GNN_DF_OS) {
+        e.dr_end = c + len + 2, e.dr_banks = u.banks & 0x30u;
+        end = umax(end, c + len + 3);
+      }
+    }
+  }
+  end = umax(end, est_fin(&e, 1) + 1);
+  est_adv(&e, UINT64_MAX / 4);
+  for (int b = 0; b < 6; b++) end = umax(end, e.pend[b]);
+  return end + 2;
+}
+
+#define PICK_MAX 128 /* candidates timed at most (compile time) */
+
+/* Sorts by EX cycles (a lower bound of the time), then steps. */
+static int cmp_ex(const void *a, const void *b) {
+  const tiler_t *x = a, *y = b;
+  if (x->ex != y->ex) return x->ex < y->ex ? -1 : 1;
+  if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
+  return 0;
+}
+
+/* Generates each candidate's program and estimates its time (est_cycles); the fastest wins
+ * (ties: fewer instructions).  Candidates are tried by increasing EX cycles and the search stops
+ * at the first whose EX cycles alone exceed the best estimate.  0, or -1 (out of memory). */
+static int pick(cands_t *cs, size_t max_insns, tiler_t *best) {
+  qsort(cs->v, cs->n, sizeof *cs->v, cmp_ex);
+  int have = 0;
+  size_t best_n = 0;
+  gnn_prog_t pr;
+  gnn_prog_init(&pr);
+  for (size_t i = 0; i < cs->n; i++) {
+    tiler_t *c = &cs->v[i];
+    if (have && (c->ex >= best->est || i >= PICK_MAX)) break;
+    gen_t g;
+    memset(&g, 0, sizeof g);
+    g.t = c;
+    pr.n = 0;
+    g.e.prog = &pr;
+    g.e.max = max_insns;
+    generate(&g);
+    if (g.e.full) {
+      if (pr.n < max_insns) { /* out of memory */
+        gnn_prog_free(&pr);
+        return -1;
+      }
+      continue; /* too long */
+    }
+    c->est = est_cycles(c->cfg, c->lat, pr.insn, pr.n, &c->est_fill);
+    if (!have || c->est < best->est || (c->est == best->est && pr.n < best_n)) {
+      *best = *c;
+      best_n = pr.n;
+      have = 1;
+    }
+  }
+  gnn_prog_free(&pr);
+  if (!have) *best = cs->v[0]; /* every candidate too long: the caller reports it */
+  return 0;
 }
 
 int gnn_mm_needs_ones(const gnn_mm_params_t *p) {
@@ -724,12 +1004,23 @@ int gnn_compile_matmul(const gnn_cfg_t *cfg, const gnn_mm_params_t *p, gnn_prog_
   for (int b = 0; b < 3; b++) t.D[b] = (uint64_t)chk.depth[b];
   t.bias_mm = gnn_mm_needs_ones(p);
   t.ws_pre = p->bias && !t.bias_mm;
-  if (choose(&t, err, errlen) != 0) return -1;
+  t.lat = p->mem_latency ? p->mem_latency : 100;
+  cands_t cs = {NULL, 0, 0};
+  const size_t max_insns = p->max_insns ? p->max_insns : (size_t)1 << 24;
+  if (choose(&t, &cs, err, errlen) != 0) {
+    free(cs.v);
+    return -1;
+  }
+  if (pick(&cs, max_insns, &t) != 0) {
+    free(cs.v);
+    return ERR("out of memory");
+  }
+  free(cs.v);
   gen_t g;
   memset(&g, 0, sizeof g);
   g.t = &t;
   g.e.prog = prog;
-  g.e.max = p->max_insns ? p->max_insns : (size_t)1 << 24;
+  g.e.max = max_insns;
   generate(&g);
   if (g.e.full) {
     int oom = prog->n < g.e.max;
@@ -756,6 +1047,7 @@ int gnn_compile_matmul(const gnn_cfg_t *cfg, const gnn_mm_params_t *p, gnn_prog_
     plan->bias_mm = t.bias_mm;
     plan->est_mem_lines = t.mem;
     plan->est_ex_cycles = t.ex;
+    plan->est_cycles = t.est;
   }
   return 0;
 }

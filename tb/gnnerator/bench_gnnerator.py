@@ -249,7 +249,7 @@ def area_section():
             ("gnn_array_8x8_os", "8 x 8 array, OS only"),
             ("gnn_array_8x8_st", "8 x 8 array, WS/IS only"),
             ("gnnerator_4x4", "engine 4 x 4, 64-line banks (SRAM in bits)"),
-            ("gnnerator_16x16", "engine 16 x 16, 256-line banks (SRAM in bits)")]
+            ("gnnerator_8x8", "engine 8 x 8, 128-line banks (SRAM in bits)")]
     out = ["## 3. Area", "",
            "Yosys 0.23 (`make synth`, rows of [../area.md](../area.md)): generic cells, iCE40 "
            "LUT4/FF, ECP5 LUT4/FF/DSP. Arrays and engines keep the PE as a module (synthesized "
@@ -267,9 +267,9 @@ def area_section():
                              "ECP5 LUT4", "ECP5 FF", "ECP5 DSP"], rows, "llrrrrrr")
     pe = area.get("gnn_pe")
     a8 = area.get("gnn_array_8x8")
-    e16 = area.get("gnnerator_16x16")
+    e8 = area.get("gnnerator_8x8")
     e4 = area.get("gnnerator_4x4")
-    if pe and a8 and e16 and e4:
+    if pe and a8 and e8 and e4:
         def n(r, k):
             try:
                 return float(r.get(k, "0") or 0)
@@ -281,11 +281,11 @@ def area_section():
             p = n(pe, k)
             per_pe_glue = (n(a8, k) - 64 * p) / 64.0
             # the engine outside its array: edge registers grow with the square of the side,
-            # the rest (output path, control) with the side; fit on 4 x 4 and 16 x 16
+            # the rest (output path, control) with the side; fit on 4 x 4 and 8 x 8
             o4 = n(e4, k) - 16 * (p + per_pe_glue)
-            o16 = n(e16, k) - 256 * (p + per_pe_glue)
-            # o(s) = a s^2 + b s through (4, o4) and (16, o16)
-            a = (o16 - 4 * o4) / (256.0 - 64.0)
+            o8 = n(e8, k) - 64 * (p + per_pe_glue)
+            # o(s) = a s^2 + b s through (4, o4) and (8, o8)
+            a = (o8 - 2 * o4) / (64.0 - 32.0)
             b = (o4 - 16 * a) / 4.0
             o64 = a * 64 * 64 + b * 64
             tot = 4096 * (p + per_pe_glue) + o64
@@ -294,7 +294,7 @@ def area_section():
                 "on this machine): PE area x 4096, plus the array's per-PE wiring and drain mux "
                 "measured on 8 x 8 ((array - 64 PE) / 64), plus the engine outside the array "
                 "(skew registers ~ side^2, output path and control ~ side) fitted as a s^2 + b s "
-                "through the measured 4 x 4 and 16 x 16 engines. The buffers are SRAM: 3 x 2 MiB "
+                "through the measured 4 x 4 and 8 x 8 engines. The buffers are SRAM: 3 x 2 MiB "
                 "= 50,331,648 bits at the paper's configuration, not in these counts.", ""]
         out += results.md_table(["measure", "PE", "array wiring per PE", "engine outside array",
                                  "64 x 64 total"], lines, "lrrrr")

@@ -92,7 +92,8 @@ static void mem_cycle(Bench *b) {
   bool rsp_v = !b->rsp.empty() && b->rsp.front().due <= now;
   t->mem_rsp_valid_i = rsp_v;
   if (rsp_v)
-    for (int w = 0; w < kLw; w++) tb_set_bits(t->mem_rsp_data_i, 32 * w, 32, b->rsp.front().data[w]);
+    for (int w = 0; w < kLw; w++)
+      tb_set_bits(t->mem_rsp_data_i, 32 * w, 32, b->rsp.front().data[w]);
   t->mem_req_ready_i = !b->stall.next();
   t->eval();
   if (rsp_v) b->rsp.pop_front();

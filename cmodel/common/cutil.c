@@ -203,3 +203,18 @@ double cutil_opt_double(const char *prog, const char *opt, const char *s, double
   if (v < lo || v > hi) cutil_die(prog, "%s: %g out of range %g..%g", opt, v, lo, hi);
   return v;
 }
+
+FILE *cutil_open_out(const char *prog, const char *path) {
+  if (!strcmp(path, "-")) return stdout;
+  FILE *f = fopen(path, "w");
+  if (!f) cutil_die(prog, "cannot write %s", path);
+  return f;
+}
+
+void cutil_close_out(const char *prog, FILE *f, const char *path, int werr) {
+  if (f == stdout) {
+    if (werr || fflush(f) != 0) cutil_die(prog, "write error on stdout");
+  } else if (werr || fclose(f) != 0) {
+    cutil_die(prog, "write error on %s", path);
+  }
+}

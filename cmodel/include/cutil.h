@@ -129,6 +129,11 @@ void cutil_seterr_line(char *err, size_t errlen, const char *file, long line, co
 CUTIL_NORETURN void cutil_die(const char *prog, const char *fmt, ...) CUTIL_PRINTF(2, 3);
 long cutil_opt_long(const char *prog, const char *opt, const char *s, long lo, long hi);
 double cutil_opt_double(const char *prog, const char *opt, const char *s, double lo, double hi);
+/* Output file of a tool: "-" is stdout; otherwise opened for writing, or cutil_die "cannot write
+ * <path>". cutil_close_out closes it (flushes stdout) and dies with "write error on <path>" (or
+ * "on stdout") when werr is set or the close/flush fails. */
+FILE *cutil_open_out(const char *prog, const char *path);
+void cutil_close_out(const char *prog, FILE *f, const char *path, int werr);
 
 #ifdef __cplusplus
 }

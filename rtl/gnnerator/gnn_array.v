@@ -16,8 +16,8 @@
 `default_nettype none
 
 module gnn_array #(
-  parameter integer Rows = 2,
-  parameter integer Cols = 2,
+  parameter integer Rows = 1,
+  parameter integer Cols = 1,
   parameter integer PeMode = 0
 ) (
   input  wire                      clk_i,

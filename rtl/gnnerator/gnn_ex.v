@@ -31,9 +31,9 @@
 `default_nettype none
 
 module gnn_ex #(
-  parameter integer Rows = 2,
-  parameter integer Cols = 2,
-  parameter integer Lw   = 2,
+  parameter integer Rows = 1,
+  parameter integer Cols = 1,
+  parameter integer Lw   = 1,
   parameter integer OutDepth = 64
 ) (
   input  wire             clk_i,

@@ -29,7 +29,7 @@ module gnn_skew #(
   output wire [Lanes*Width-1:0] q_o
 );
 
-  wire unused_rst = rst_ni;  // used only when Reset = 1
+  wire unused_ports = clk_i & rst_ni;  // clk_i unused with one lane, rst_ni unless Reset = 1
 
   genvar i, j;
   generate

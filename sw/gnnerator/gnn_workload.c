@@ -43,21 +43,6 @@ static int bits_for(uint64_t words) {
   return b;
 }
 
-static FILE *open_out(const char *path) {
-  if (!strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f) cutil_die(kProg, "cannot write %s", path);
-  return f;
-}
-
-static void close_out(FILE *f, const char *path, int werr) {
-  if (f == stdout) {
-    if (werr || fflush(f) != 0) cutil_die(kProg, "write error on stdout");
-  } else if (werr || fclose(f) != 0) {
-    cutil_die(kProg, "write error on %s", path);
-  }
-}
-
 static void *xmalloc(uint64_t words) {
   void *p = malloc((size_t)(words ? words : 1) * sizeof(uint32_t));
   if (!p) cutil_die(kProg, "out of memory");
@@ -253,8 +238,8 @@ int main(int argc, char **argv) {
   }
   if (out || !summary) {
     const char *path = out ? out : "-";
-    FILE *f = open_out(path);
-    close_out(f, path, gnn_wl_write(f, &wl, comment));
+    FILE *f = cutil_open_out(kProg, path);
+    cutil_close_out(kProg, f, path, gnn_wl_write(f, &wl, comment));
   }
   gnn_wl_free(&wl);
   if (summary) {

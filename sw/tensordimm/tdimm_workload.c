@@ -39,21 +39,6 @@ static int find_name(const char *v, const char *const *names, int n) {
   return -1;
 }
 
-static FILE *open_out(const char *path) {
-  if (!strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f) cutil_die(kProg, "cannot write %s", path);
-  return f;
-}
-
-static void close_out(FILE *f, const char *path, int werr) {
-  if (f == stdout) {
-    if (werr || fflush(f) != 0) cutil_die(kProg, "write error on stdout");
-  } else if (werr || fclose(f) != 0) {
-    cutil_die(kProg, "write error on %s", path);
-  }
-}
-
 int main(int argc, char **argv) {
   static const char *const kSub[5] = {"add", "sub", "mul", "max", "min"};
   const char *net_s = NULL, *op_s = NULL, *out = NULL, *idx_in = NULL, *idx_out = NULL;
@@ -178,8 +163,8 @@ int main(int argc, char **argv) {
                lay.result_base[r], lay.result_rows[r], lay.result_what[r]);
     }
     if (idx_out) {
-      FILE *f = open_out(idx_out);
-      close_out(f, idx_out, tdimm_idx_write(f, &lay.idx));
+      FILE *f = cutil_open_out(kProg, idx_out);
+      cutil_close_out(kProg, f, idx_out, tdimm_idx_write(f, &lay.idx));
     }
     tdimm_emb_free(&lay);
   } else {
@@ -214,8 +199,8 @@ int main(int argc, char **argv) {
   }
   if (out || !summary) {
     const char *path = out ? out : "-";
-    FILE *f = open_out(path);
-    close_out(f, path, tdimm_wl_write(f, &wl, comment));
+    FILE *f = cutil_open_out(kProg, path);
+    cutil_close_out(kProg, f, path, tdimm_wl_write(f, &wl, comment));
   }
   tdimm_wl_free(&wl);
   if (summary) {

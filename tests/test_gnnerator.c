@@ -48,28 +48,18 @@
 
 typedef unsigned long long ull;
 
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
 /* The test's own arithmetic: the host's fmaf / float add, NaN made canonical. */
 static uint32_t tfma(uint32_t a, uint32_t b, uint32_t c) {
-  const float r = fmaf(u2f(a), u2f(b), u2f(c));
-  return isnan(r) ? QNAN : f2u(r);
+  const float r = fmaf(cutil_f32(a), cutil_f32(b), cutil_f32(c));
+  return isnan(r) ? QNAN : cutil_f32_bits(r);
 }
 static uint32_t tadd(uint32_t a, uint32_t b) {
-  const float r = u2f(a) + u2f(b);
-  return isnan(r) ? QNAN : f2u(r);
+  const float r = cutil_f32(a) + cutil_f32(b);
+  return isnan(r) ? QNAN : cutil_f32_bits(r);
 }
 static uint32_t trelu(uint32_t x) {
-  if (isnan(u2f(x))) return QNAN;
-  return signbit(u2f(x)) ? PZERO : x;
+  if (isnan(cutil_f32(x))) return QNAN;
+  return signbit(cutil_f32(x)) ? PZERO : x;
 }
 
 static unsigned cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }

@@ -5,6 +5,7 @@
  * each dataflow, and the functional model: three double-buffered on-chip buffers, a sparse
  * DRAM of 2^addr_w words and the log of STORE write beats.  The cycle model (gnn_cycles,
  * gnn_matmul_cycles) lives in gnn_cycle.c. */
+#include "cutil.h"
 #include "gnnerator.h"
 
 #include <fenv.h>
@@ -349,26 +350,16 @@ void gnn_use(const gnn_cfg_t *cfg, const gnn_insn_t *in, gnn_use_t *u) {
 }
 
 /* ------------------------------------------------------------------ arithmetic */
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 /* The host's binary32 arithmetic (correctly rounded fmaf, -ffp-contract=off) in the current
  * rounding mode; the public entry points make sure it is round to nearest even. */
 static uint32_t fma_rne(uint32_t a, uint32_t b, uint32_t c) {
-  const float r = fmaf(u2f(a), u2f(b), u2f(c));
-  return isnan(r) ? QNAN : f2u(r);
+  const float r = fmaf(cutil_f32(a), cutil_f32(b), cutil_f32(c));
+  return isnan(r) ? QNAN : cutil_f32_bits(r);
 }
 static uint32_t add_rne(uint32_t a, uint32_t b) {
-  const float r = u2f(a) + u2f(b);
-  return isnan(r) ? QNAN : f2u(r);
+  const float r = cutil_f32(a) + cutil_f32(b);
+  return isnan(r) ? QNAN : cutil_f32_bits(r);
 }
 
 /* Sets the host rounding mode to nearest-even; returns the mode to give back. */

@@ -77,6 +77,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,6 +125,19 @@ void cutil_seterr(char *err, size_t errlen, const char *fmt, ...) CUTIL_PRINTF(3
 void cutil_vseterr(char *err, size_t errlen, const char *fmt, va_list ap) CUTIL_PRINTF(3, 0);
 void cutil_seterr_line(char *err, size_t errlen, const char *file, long line, const char *fmt, ...)
     CUTIL_PRINTF(5, 6);
+
+/* ---- fp32 bit patterns ---- */
+/* The float of a binary32 bit pattern and back (memcpy: no aliasing, no conversion). */
+static inline float cutil_f32(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline uint32_t cutil_f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
 
 /* ---- command-line tools ---- */
 CUTIL_NORETURN void cutil_die(const char *prog, const char *fmt, ...) CUTIL_PRINTF(2, 3);

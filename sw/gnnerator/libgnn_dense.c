@@ -95,12 +95,6 @@ static int grow(void **p, size_t *cap, size_t n, size_t elem) {
   return 0;
 }
 
-static float f32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 /* ------------------------------------------------------------------ programs */
 
 void gnn_prog_init(gnn_prog_t *p) { memset(p, 0, sizeof *p); }
@@ -1102,16 +1096,16 @@ uint64_t gnn_mm_verify(const gnn_mm_params_t *p, int exact, const uint32_t *a, c
         ok = g == want;
       } else {
         double s = 0, mag = 0;
-        if (p->acc) s += f32(c_old[i * N + j]), mag += fabs((double)f32(c_old[i * N + j]));
-        if (p->bias) s += f32(bias[j]), mag += fabs((double)f32(bias[j]));
+        if (p->acc) s += cutil_f32(c_old[i * N + j]), mag += fabs((double)cutil_f32(c_old[i * N + j]));
+        if (p->bias) s += cutil_f32(bias[j]), mag += fabs((double)cutil_f32(bias[j]));
         for (uint64_t k = 0; k < K; k++) {
-          double pr = (double)f32(a[i * K + k]) * (double)f32(b[k * N + j]);
+          double pr = (double)cutil_f32(a[i * K + k]) * (double)cutil_f32(b[k * N + j]);
           s += pr;
           mag += fabs(pr);
         }
         if (p->act == GNN_ACT_RELU) s = relu_d(s);
         ref = s;
-        double gv = f32(g);
+        double gv = cutil_f32(g);
         if (isnan(s)) ok = isnan(gv);
         else if (isinf(s)) ok = gv == s;
         else ok = !isnan(gv) && fabs(gv - s) <= 1e-4 * mag + 1e-30;
@@ -1132,7 +1126,7 @@ uint64_t gnn_mm_verify(const gnn_mm_params_t *p, int exact, const uint32_t *a, c
       cutil_seterr(msg, msglen,
                    "C[%" PRIu64 "][%" PRIu64 "] = 0x%08" PRIx32 " (%g) expected %g within 1e-4"
                    " (%" PRIu64 " mismatches)",
-                   first_i, first_j, first_got, (double)f32(first_got), first_ref, bad);
+                   first_i, first_j, first_got, (double)cutil_f32(first_got), first_ref, bad);
   } else {
     cutil_seterr(msg, msglen, "ok");
   }

@@ -50,6 +50,9 @@ static int overlaps(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2) {
 int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t *prog, size_t n,
                gnn_cyc_stats_t *st) {
   if (!cfg || !mt || !st || (n && !prog) || mt->latency < 1) return -1;
+  /* Dense programs only: a valid graph instruction is not modelled here (yet). */
+  for (size_t i = 0; i < n; i++)
+    if (((prog[i].w[0] & 0xFu) >= GNN_OP_GLOAD) && gnn_check(cfg, &prog[i]) == GNN_OK) return -1;
   memset(st, 0, sizeof *st);
   const uint64_t L = (uint64_t)mt->latency;
   /* per-instruction decode */

@@ -6,6 +6,7 @@
  * DRAM of 2^addr_w words and the log of STORE write beats.  The cycle model (gnn_cycles,
  * gnn_matmul_cycles) lives in gnn_cycle.c. */
 #include "cutil.h"
+#include "gnn_graph_int.h"
 #include "gnnerator.h"
 
 #include <fenv.h>
@@ -29,6 +30,15 @@ static int cfg_valid(const gnn_cfg_t *c) {
   if (c->lw != (c->rows > c->cols ? c->rows : c->cols)) return 0;
   for (int b = 0; b < 3; b++)
     if (c->depth[b] < 1 || c->depth[b] > 32768) return 0;
+  if (c->gpes != 0) {
+    if (c->gpes < 1 || c->gpes > 32 || c->lanes < 1 || c->lanes > 64) return 0;
+    if ((c->gpes & (c->gpes - 1)) || (c->lanes & (c->lanes - 1))) return 0; /* powers of two */
+    if (c->pw != (c->lw > c->lanes ? c->lw : c->lanes) || c->gpes > c->pw) return 0;
+    for (int b = 0; b < 3; b++)
+      if (c->gdepth[b] < 1 || c->gdepth[b] > 32768) return 0;
+  } else if (c->pw != c->lw) {
+    return 0;
+  }
   return c->addr_w >= 4 && c->addr_w <= 32;
 }
 
@@ -36,6 +46,7 @@ int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth,
                  int addr_w) {
   if (!cfg) return -1;
   gnn_cfg_t c;
+  memset(&c, 0, sizeof c);
   c.rows = rows;
   c.cols = cols;
   c.lw = rows > cols ? rows : cols;
@@ -43,12 +54,30 @@ int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth,
   c.depth[GNN_BUF_WT] = wt_depth;
   c.depth[GNN_BUF_OUT] = out_depth;
   c.addr_w = addr_w;
+  c.pw = c.lw;
   if (!cfg_valid(&c)) return -1;
   *cfg = c;
   return 0;
 }
 
-void gnn_cfg_paper(gnn_cfg_t *cfg) { (void)gnn_cfg_init(cfg, 64, 64, 4096, 4096, 4096, 32); }
+int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth, int m_depth) {
+  if (!cfg) return -1;
+  gnn_cfg_t c = *cfg;
+  c.gpes = gpes;
+  c.lanes = lanes;
+  c.gdepth[GNN_MEM_EDGE] = e_depth;
+  c.gdepth[GNN_MEM_IF] = f_depth;
+  c.gdepth[GNN_MEM_MF] = m_depth;
+  c.pw = c.lw > lanes ? c.lw : lanes;
+  if (gpes < 1 || !cfg_valid(&c)) return -1;
+  *cfg = c;
+  return 0;
+}
+
+void gnn_cfg_paper(gnn_cfg_t *cfg) {
+  (void)gnn_cfg_init(cfg, 64, 64, 4096, 4096, 4096, 32);
+  (void)gnn_cfg_graph(cfg, 32, 32, 32768, 1024, 1024);
+}
 
 /* ------------------------------------------------------------------ encoding */
 uint32_t gnn_get(const gnn_insn_t *in, int lsb, int width) {
@@ -167,8 +196,9 @@ const char *gnn_err_name(int code) {
 }
 
 const char *gnn_op_name(unsigned op) {
-  static const char *const kNames[7] = {"?", "LOAD", "STORE", "MATMUL", "MADD", "ACT", "COPY"};
-  return op < 7 ? kNames[op] : "?";
+  static const char *const kNames[12] = {"?",    "LOAD",  "STORE",  "MATMUL", "MADD",  "ACT",
+                                         "COPY", "?",     "GLOAD",  "GSTORE", "GFILL", "GRUN"};
+  return op < 12 ? kNames[op] : "?";
 }
 
 /* ------------------------------------------------------------------ decode checks */
@@ -303,7 +333,8 @@ static uint64_t dram_last(const gnn_fields_t *f) {
 int gnn_check(const gnn_cfg_t *cfg, const gnn_insn_t *in) {
   gnn_fields_t f;
   gnn_fields(in, &f);
-  /* 1 OPCODE */
+  /* 1 OPCODE (graph opcodes: gnn_graph.c) */
+  if (f.op >= GNN_OP_GLOAD && f.op <= GNN_OP_GRUN) return gnn_gcheck(cfg, in);
   if (f.op < GNN_OP_LOAD || f.op > GNN_OP_COPY) return GNN_E_OPCODE;
   /* 2 FIELD */
   const gnn_insn_t used = used_bits(f.op);
@@ -339,6 +370,10 @@ void gnn_use(const gnn_cfg_t *cfg, const gnn_insn_t *in, gnn_use_t *u) {
   memset(u, 0, sizeof *u);
   u->unit = f.op == GNN_OP_LOAD ? 0 : f.op == GNN_OP_STORE ? 1 : 2;
   if (gnn_check(cfg, in) != GNN_OK) return;
+  if (f.op >= GNN_OP_GLOAD) {
+    gnn_guse(cfg, in, u);
+    return;
+  }
   brange_t r[3];
   const int nr = insn_ranges(cfg, &f, r);
   for (int i = 0; i < nr; i++)
@@ -481,6 +516,7 @@ struct gnn_model {
   unsigned pg_log2, l2_log2, top_log2;
   uint32_t ***top;
   beat_log_t log;
+  gnn_gstate_t *g; /* the Graph Engine's memories (NULL when cfg.gpes = 0) */
 };
 
 gnn_model_t *gnn_model_new(const gnn_cfg_t *cfg) {
@@ -499,6 +535,10 @@ gnn_model_t *gnn_model_new(const gnn_cfg_t *cfg) {
   for (int b = 0; b < 3 && ok; b++) {
     m->buf[b] = calloc(2 * (size_t)cfg->depth[b] * m->lw, sizeof *m->buf[b]);
     ok = m->buf[b] != NULL;
+  }
+  if (ok && cfg->gpes > 0) {
+    m->g = gnn_gstate_new(cfg);
+    ok = m->g != NULL;
   }
   if (!ok) {
     gnn_model_free(m);
@@ -519,6 +559,7 @@ void gnn_model_free(gnn_model_t *m) {
     free(m->top);
   }
   for (int b = 0; b < 3; b++) free(m->buf[b]);
+  gnn_gstate_free(m->g);
   free(m->log.v);
   free(m);
 }
@@ -565,7 +606,7 @@ uint32_t gnn_buf_rd(const gnn_model_t *m, int buf, unsigned line, unsigned word)
   return m->buf[buf][(size_t)line * m->lw + word];
 }
 
-static void log_beat(gnn_model_t *m, uint64_t addr, unsigned words, const uint32_t *data) {
+void gnn_model_log_beat(gnn_model_t *m, uint64_t addr, unsigned words, const uint32_t *data) {
   beat_log_t *l = &m->log;
   if (l->len == l->cap && l->head > 0) { /* drop the beats already taken */
     memmove(l->v, l->v + l->head, (l->len - l->head) * sizeof *l->v);
@@ -612,7 +653,7 @@ static void exec_store(gnn_model_t *m, const gnn_fields_t *f) {
     const uint32_t *src = buf_line(m, GNN_BUF_OUT, f->line + i);
     const uint64_t a = f->addr + i * f->stride;
     for (unsigned j = 0; j < f->w; j++) gnn_mem_wr(m, a + j, src[j]);
-    log_beat(m, a, f->w, src);
+    gnn_model_log_beat(m, a, f->w, src);
   }
 }
 
@@ -682,6 +723,10 @@ int gnn_model_exec(gnn_model_t *m, const gnn_insn_t *in) {
     case GNN_OP_MATMUL: exec_matmul(m, &f); break;
     case GNN_OP_MADD: exec_vec(m, &f, 1); break;
     case GNN_OP_ACT: exec_vec(m, &f, 0); break;
+    case GNN_OP_GLOAD:
+    case GNN_OP_GSTORE:
+    case GNN_OP_GFILL:
+    case GNN_OP_GRUN: gnn_gexec(m, m->g, in); break;
     default: /* GNN_OP_COPY: whole lines, bits unchanged */
       memcpy(buf_line(m, GNN_BUF_IN, f.dst), buf_line(m, GNN_BUF_OUT, f.src0),
              (size_t)f.n * m->lw * sizeof(uint32_t));
@@ -690,6 +735,14 @@ int gnn_model_exec(gnn_model_t *m, const gnn_insn_t *in) {
   rne_leave(rm);
   return GNN_OK;
 }
+
+uint32_t gnn_gmem_rd(const gnn_model_t *m, int mem, int gpe, unsigned line, unsigned word) {
+  return gnn_gstate_rd(m->g, mem, gpe, line, word);
+}
+
+uint64_t gnn_model_bad_edges(const gnn_model_t *m) { return gnn_gstate_bad_edges(m->g); }
+
+gnn_grun_stats_t gnn_model_grun_stats(const gnn_model_t *m) { return gnn_gstate_stats(m->g); }
 
 int gnnerator_ref(gnn_model_t *m, const gnn_insn_t *prog, size_t n, int *status) {
   int errors = 0;

@@ -73,6 +73,80 @@
  * (read or write), or, LOAD against STORE in flight (and STORE against LOAD), while their DRAM
  * ranges overlap.  An OS MATMUL may issue while DR drains an earlier OS MATMUL; any other EX
  * instruction waits for DR.  gnn_cycles() is the exact cycle model of this (docs/gnnerator.md).
+ *
+ * GRAPH ENGINE (cfg.gpes = P > 0).  P GPEs of L lanes.  GPE g owns three memories, each of two
+ * banks: EDGE (32-bit edge words, gdepth[0] a bank), IF (input features, lines of L fp32 words,
+ * gdepth[1] lines a bank; every GPE reads every IF through the broadcast crossbar) and MF
+ * (modified features, gdepth[2] lines a bank; read-modify-written by any GPE through the MF
+ * crossbar under the lock).  Bank of an address = addr / depth, as in the buffers.
+ * NODE LAYOUT of a feature block (a node block of `n` local nodes, `dim` words a node, CH =
+ * ceil(dim/L) lines a node): local node v, line c < CH, sits in GPE v % P at line
+ * base + (v / P) * CH + c, words [c*L, c*L + L) of the node's feature; words beyond dim are +0.
+ * Lines per GPE of such a block: ceil(n/P) * CH.  (Figure 6.3's interleaving: consecutive nodes
+ * in consecutive GPEs, so a stream of nodes writes every GPE's memory in turn.)
+ * EDGE WORD: src_local[15:0] | dst_local[31:16] (node indices local to the shard's source and
+ * destination node blocks); 0xFFFFFFFF is the null edge (padding: skipped).
+ *   GLOAD  (8)  mem[5:4] (0 EDGE, 1 IF, 2 MF)  dim[15:8]  base[31:16]  n[47:32]  addr[79:48]
+ *               stride[111:80].  EDGE (dim must be 0): for i < n, g < P:
+ *               EDGE_g[base+i] = DRAM[addr + i*stride + g] (a DRAM line of P edges, one a GPE).
+ *               IF/MF: for v < n, c < CH: line (v, c) of the NODE LAYOUT
+ *               = DRAM[addr + v*stride + c*L + j] for j < min(L, dim - c*L), +0 beyond.
+ *   GSTORE (9)  the same fields, mem must be 2 (MF), dim >= 1: DRAM[addr + v*stride + c*L + j]
+ *               = MF line (v, c) word j, j < min(L, dim - c*L); in order v, c.
+ *   GFILL  (10) base[31:16]  n[47:32]  value[79:48]: every word of MF lines [base, base+n) of
+ *               every GPE = value.
+ *   GRUN   (11) one stream convoy over a shard (or over a node block): mode[5:4] (0 stream,
+ *               1 edges)  apply[7:6] (0 pass, 1 add, 2 mul)  sfu[9:8] (0 none, 1 ReLU)
+ *               red[11:10] (0 write, 1 sum, 2 max, 3 min)  f0sel[12] f1sel[13] (node of
+ *               fetcher 0 / 1 in edge mode: 0 source, 1 destination)  ebase[31:16]
+ *               count[47:32] (edge entries a GPE)  nodes[63:48]  if0[79:64]  if1[95:80]
+ *               mf[111:96]  ch[119:112] (lines a node).  Items: edge mode, every GPE g walks its
+ *               EDGE_g[ebase .. ebase+count-1]; for an edge (s, d) and c < ch: x0 = f0sel ? d : s,
+ *               x1 = f1sel ? d : s; stream mode (ebase, count, f0sel, f1sel must be 0): GPE g
+ *               walks its nodes v = g, g+P, .. < nodes, and x0 = x1 = d = v.  For each item:
+ *                 a = apply(IF[x0] line if0+(x0/P)*ch+c, IF[x1] line if1+(x1/P)*ch+c)
+ *                 f = sfu(a);  MF[d] line mf+(d/P)*ch+c = red(that MF line, f)   (per lane)
+ *               apply: pass a = x0; add fma(x0, 1.0, x1); mul fma(x0, x1, -0.0) (IF1 is read
+ *               only for add and mul).  sfu: ReLU as ACT.  red: write f; sum add(m, f);
+ *               max / min: NaN in either -> 0x7FC00000, else the larger / smaller with
+ *               -0 < +0.  Null edges are skipped; an edge with s or d >= nodes is a BAD EDGE:
+ *               skipped and counted (gnn_model_bad_edges; the RTL's bad_edges_o), nothing else
+ *               changes and the engine goes on.  Pull and push are edge layouts the compiler
+ *               writes (an edge in the GPE of its destination / of its source); the hardware is
+ *               the same for both.
+ * ORDER OF A GRUN (the arithmetic depends on it only where two items reach one MF line): the
+ * items reach MF in the order gnn_grun_sched() gives, which is the RTL's cycle-by-cycle
+ * arbitration (GRUN TIMING below): pull sums follow each GPE's edge order exactly; push sums
+ * from several GPEs into one destination follow the lock grants, reproduced by the model.
+ * Graph errors (codes as above): OPCODE op not 1..6 / 8..11, or 8..11 with P = 0; FIELD a
+ * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, apply 3,
+ * sfu >= 2, stream mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
+ * GRUN nodes, ch or (edge mode) count = 0; WIDTH IF/MF dim = 0; RANGE an on-chip range not in
+ * one bank (GLOAD/GSTORE: EDGE [base, base+n) or the node block's lines; GFILL MF [base,
+ * base+n); GRUN in the order EDGE [ebase, ebase+count), IF0, IF1 (add/mul), MF: each
+ * [base, base + ceil(nodes/P)*ch)) or a DRAM range past 2^addr_w (last word EDGE
+ * addr+(n-1)*stride+P-1, IF/MF addr+(n-1)*stride+dim-1).
+ * ISSUE: graph instructions go to three more units, GLD (GLOAD), GST (GSTORE) and GEX (GRUN,
+ * GFILL), under the same rules (banks: EDGE, IF, MF two each; DRAM ranges: every loading unit
+ * against every storing unit).  This in-order issue is the GNNerator Controller: a GLOAD of
+ * features the Dense Engine STOREs waits for that STORE (dense first), a dense LOAD of
+ * aggregated features waits for their GSTORE (graph first).
+*
+ * GRUN TIMING (gnn_grun_sched; the RTL's gnn_gex cycle for cycle).  Cycle 0 is the first cycle
+ * after GEX starts.  Each GPE holds a current item cur (an edge word and its line c) and, edge
+ * mode, the EDGE memory's read register nx (one entry read ahead).  In cycle k:
+ *   present = cur valid and cur neither null nor bad;  done = cur valid and (not present, or
+ *   granted with c = ch-1);  take = nx valid and (cur empty or done);  read = more entries and
+ *   (nx empty or take);  cur <- nx on take (c = 0), else c+1 on a grant;  a bad edge is counted
+ *   in the cycle it is cur.  Stream mode: the GPE presents its nodes from cycle 0, no nx.
+ * Arbitration in cycle k: priority from GPE k % P upwards (mod P); in that order a presenting
+ * GPE is granted when all it needs is free: the IF0 port of its x0's GPE (free, or taken this
+ * cycle for the same line: a broadcast), the IF1 port likewise (add/mul), the MF port of d's GPE
+ * (not taken this cycle), and d's MF line not locked.  The lock (the CAM: one entry an MF
+ * memory) holds the line granted in cycle k-1 by another GPE; a GPE's own line of cycle k-1 is
+ * not locked for it: it takes the value from its own result register (pull's pinned
+ * destination).  A grant in cycle k reads in k and writes MF in k+1.  GEX is busy until every
+ * GPE is done and the last write is made.  GFILL: one line a cycle in every GPE.
  */
 #ifndef GNNERATOR_H
 #define GNNERATOR_H
@@ -112,7 +186,38 @@ enum { GNN_OK = 0, GNN_E_OPCODE = 1, GNN_E_FIELD = 2, GNN_E_SIZE = 3, GNN_E_WIDT
 #define GNN_F_WT     80, 16
 #define GNN_F_OUT    96, 16 /* MATMUL out; MADD/ACT dst */
 
+/* Graph Engine opcodes and fields (GRAPH ENGINE above). */
+enum { GNN_OP_GLOAD = 8, GNN_OP_GSTORE = 9, GNN_OP_GFILL = 10, GNN_OP_GRUN = 11 };
+enum { GNN_MEM_EDGE = 0, GNN_MEM_IF = 1, GNN_MEM_MF = 2 };
+enum { GNN_GM_STREAM = 0, GNN_GM_EDGES = 1 };
+enum { GNN_AP_PASS = 0, GNN_AP_ADD = 1, GNN_AP_MUL = 2 };
+enum { GNN_SF_NONE = 0, GNN_SF_RELU = 1 };
+enum { GNN_RD_WRITE = 0, GNN_RD_SUM = 1, GNN_RD_MAX = 2, GNN_RD_MIN = 3 };
+#define GNN_EDGE_NULL 0xFFFFFFFFu
+#define GNN_G_MEM     4, 2  /* GLOAD/GSTORE */
+#define GNN_G_DIM     8, 8
+#define GNN_G_BASE   16, 16 /* GLOAD/GSTORE/GFILL base, GRUN ebase */
+#define GNN_G_N      32, 16 /* GLOAD/GSTORE/GFILL n, GRUN count */
+#define GNN_G_VALUE  48, 32 /* GFILL */
+#define GNN_G_MODE    4, 2  /* GRUN */
+#define GNN_G_APPLY   6, 2
+#define GNN_G_SFU     8, 2
+#define GNN_G_RED    10, 2
+#define GNN_G_F0SEL  12, 1
+#define GNN_G_F1SEL  13, 1
+#define GNN_G_NODES  48, 16
+#define GNN_G_IF0    64, 16
+#define GNN_G_IF1    80, 16
+#define GNN_G_MF     96, 16
+#define GNN_G_CH    112, 8
+
 typedef struct { uint32_t w[GNN_INSN_WORDS]; } gnn_insn_t;
+
+/* A GRUN's fields. */
+typedef struct {
+  unsigned mode, apply, sfu, red, f0sel, f1sel;
+  unsigned ebase, count, nodes, if0, if1, mf, ch;
+} gnn_grun_t;
 
 /* Field view (no checks). For MADD/ACT/COPY: n = m, src0 = n_, src1/dst(COPY) = in, dst = out. */
 typedef struct {
@@ -129,13 +234,25 @@ typedef struct {
   int lw;           /* line width in words = max(R, C) (set by gnn_cfg_init) */
   int depth[3];     /* lines per bank of IN, WT, OUT (index GNN_BUF_*): 1..32768 each */
   int addr_w;       /* DRAM word-address bits: 4..32 */
+  /* Graph Engine (GRAPH ENGINE below); gpes = 0: none (gnn_cfg_init), graph opcodes are errors */
+  int gpes;         /* P graph processing elements: 0, or 1..32 */
+  int lanes;        /* L fp32 lanes of a GPE = words of a feature line: 1..64 */
+  int gdepth[3];    /* entries / lines per bank of the EDGE, IF and MF memories (GNN_MEM_*) */
+  int pw;           /* memory port words = max(lw, lanes) (set by gnn_cfg_graph) */
 } gnn_cfg_t;
 
 /* Fills cfg; returns 0, or -1 for a value out of range. */
 int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth, int out_depth,
                  int addr_w);
-/* The paper's Dense Engine: 64 x 64, 6 MiB of buffers split equally (2 MiB each, two banks of
- * 1 MiB = 4096 lines of 64 words), 32-bit DRAM word addresses. */
+/* Adds a Graph Engine of `gpes` GPEs of `lanes` lanes (both powers of two) with e/f/m_depth entries or lines per
+ * bank of each GPE's EDGE, IF and MF memories (1..32768); gpes must be <= max(lw, lanes) (an
+ * edge line is one word per GPE). Returns 0, or -1 for a value out of range. */
+int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth, int m_depth);
+/* The paper's GNNerator: Dense Engine 64 x 64, 6 MiB of buffers split equally (2 MiB each, two
+ * banks of 1 MiB = 4096 lines of 64 words); Graph Engine 32 GPEs x 32 lanes, 24 MiB split
+ * equally (8 MiB each of edge, input-feature and modified-feature memory: per GPE 256 KiB = two
+ * banks of 32768 edge words, and two banks of 1024 lines of 32 words for IF and for MF), 32-bit
+ * DRAM word addresses. */
 void gnn_cfg_paper(gnn_cfg_t *cfg);
 
 uint32_t gnn_get(const gnn_insn_t *in, int lsb, int width);
@@ -152,11 +269,20 @@ gnn_insn_t gnn_enc_madd(unsigned act, unsigned n, unsigned src0, unsigned src1, 
 gnn_insn_t gnn_enc_act(unsigned act, unsigned n, unsigned src0, unsigned dst);
 gnn_insn_t gnn_enc_copy(unsigned n, unsigned src0, unsigned dst);
 
+gnn_insn_t gnn_enc_gload(unsigned mem, unsigned base, unsigned n, unsigned dim, uint32_t addr,
+                         uint32_t stride);
+gnn_insn_t gnn_enc_gstore(unsigned base, unsigned n, unsigned dim, uint32_t addr,
+                          uint32_t stride);
+gnn_insn_t gnn_enc_gfill(unsigned base, unsigned n, uint32_t value);
+gnn_insn_t gnn_enc_grun(const gnn_grun_t *r);
+void gnn_grun_fields(const gnn_insn_t *in, gnn_grun_t *r);
+
 /* Static checks of ERRORS; returns GNN_OK or the error code. */
 int gnn_check(const gnn_cfg_t *cfg, const gnn_insn_t *in);
 
 /* Buffer use of a valid instruction (for the issue rules): bit b of the masks is bank b of
- * IN (bits 0-1), WT (2-3), OUT (4-5).  unit: 0 LD, 1 ST, 2 EX. */
+ * IN (bits 0-1), WT (2-3), OUT (4-5), EDGE (6-7), IF (8-9), MF (10-11).
+ * unit: 0 LD, 1 ST, 2 EX, 3 GLD, 4 GST, 5 GEX. */
 typedef struct { int unit; unsigned banks; uint64_t dram_lo, dram_hi; /* [lo, hi) words */ } gnn_use_t;
 void gnn_use(const gnn_cfg_t *cfg, const gnn_insn_t *in, gnn_use_t *u);
 
@@ -177,7 +303,15 @@ int gnn_model_exec(gnn_model_t *m, const gnn_insn_t *in);
 uint32_t gnn_mem_rd(const gnn_model_t *m, uint64_t addr);
 void gnn_mem_wr(gnn_model_t *m, uint64_t addr, uint32_t v);
 uint32_t gnn_buf_rd(const gnn_model_t *m, int buf, unsigned line, unsigned word);
-/* Every DRAM write beat of the STOREs executed so far is appended to a log the caller drains:
+/* Graph Engine memories (word granularity): mem GNN_MEM_*; EDGE has one word a line. */
+uint32_t gnn_gmem_rd(const gnn_model_t *m, int mem, int gpe, unsigned line, unsigned word);
+/* Bad edges skipped by the GRUNs executed so far. */
+uint64_t gnn_model_bad_edges(const gnn_model_t *m);
+/* The schedule of the last GRUN (GRUN TIMING): cycles GEX was busy, items, and the cycles a
+ * GPE presented an item without a grant (all stalls, and those where the lock was one cause). */
+typedef struct { uint64_t cycles, items, stalls, lock_stalls, bad_edges; } gnn_grun_stats_t;
+gnn_grun_stats_t gnn_model_grun_stats(const gnn_model_t *m);
+/* Every DRAM write beat of the STOREs and GSTOREs executed so far is appended to a log the caller drains:
  * returns the number of beats logged since the last call and copies up to max of them. */
 typedef struct { uint64_t addr; unsigned words; uint32_t data[64]; } gnn_beat_t;
 size_t gnn_model_take_beats(gnn_model_t *m, gnn_beat_t *out, size_t max);
@@ -210,8 +344,9 @@ typedef struct {
                                first tile's buffer fill, which double buffering cannot hide) */
   uint64_t last_ex;         /* last cycle EX or the OS drain works (after it: the last STOREs) */
 } gnn_cyc_stats_t;
-/* Exact cycle count of the RTL for a program (no memory backpressure). Instructions with errors
- * take their one issue cycle. Returns 0, or -1 on a bad argument. */
+/* Exact cycle count of the RTL for a dense program (no memory backpressure). Instructions with
+ * errors take their one issue cycle. Returns 0, or -1 on a bad argument or a valid graph
+ * instruction (the graph units' timing: GRUN TIMING, gnn_model_grun_stats). */
 int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t *prog, size_t n,
                gnn_cyc_stats_t *st);
 /* Cycles of one MATMUL in the EX unit, first cycle to last OUT write (no stalls). */

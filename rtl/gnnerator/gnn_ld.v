@@ -54,7 +54,6 @@ module gnn_ld #(
   output wire [Lw*32-1:0] wdata_o
 );
 
-  localparam integer CntW = $clog2(Tags + 1);
   localparam integer TagW = 6 + 16 + 8;
 
   reg             busy_q;
@@ -115,20 +114,15 @@ module gnn_ld #(
   );
 
   // responses still to come, per bank
-  genvar b;
-  generate
-    for (b = 0; b < 6; b = b + 1) begin : gen_pend
-      reg [CntW-1:0] cnt_q;
-      wire inc = req_fire && bank_q[b];
-      wire dec = rsp_fire && t_bank[b];
-      always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni)          cnt_q <= {CntW{1'b0}};
-        else if (inc && !dec) cnt_q <= cnt_q + 1'b1;
-        else if (dec && !inc) cnt_q <= cnt_q - 1'b1;
-      end
-      assign pend_banks_o[b] = (cnt_q != {CntW{1'b0}});
-    end
-  endgenerate
+  gnn_pend #(.Banks(6), .Max(Tags)) u_pend (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .inc_i     (req_fire),
+    .inc_bank_i(bank_q),
+    .dec_i     (rsp_fire),
+    .dec_bank_i(t_bank),
+    .pend_o    (pend_banks_o)
+  );
 
   assign busy_o      = busy_q;
   assign req_addr_o  = addr_q;

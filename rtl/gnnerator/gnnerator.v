@@ -16,10 +16,17 @@
 //            array. Every instruction gives one status beat when it issues (0 or its error code;
 //            an instruction with an error is dropped). idle_o: nothing queued or in flight.
 //
-//            Memory port: one request a cycle (read or write) of up to Lw contiguous words at a
+//            With Gpes > 0 the Graph Engine (gnn_graph) joins: GLOAD, GSTORE, GFILL and GRUN
+//            issue in the same order to its units GLD, GST and GEX under the same rules (their
+//            banks: EDGE, IF, MF), so the issue logic is the GNNerator Controller: a graph load
+//            of features waits for the dense STOREs of them (dense first), a dense LOAD of
+//            aggregated features for their GSTORE (graph first); two store units never write
+//            overlapping DRAM ranges at once. bad_edges_o counts the GRUNs' bad edges.
+//
+//            Memory port: one request a cycle (read or write) of up to Pw contiguous words at a
 //            word address; read data come back in order (fixed latency in the harness model) and
-//            are always taken. LD and ST share the port round-robin; a granted request is held
-//            until taken.
+//            are always taken. LD, ST, GLD and GST share the port round-robin (cc_rr_arbiter); a
+//            granted request is held until taken; a FIFO of owners routes the read data.
 //
 // Parameters:
 //   Rows, Cols                 systolic array R x C (paper: 64 x 64); a line is max(R, C) words
@@ -28,6 +35,12 @@
 //   AddrW                      DRAM word-address bits (4..32)
 //   QDepth                     instruction FIFO entries
 //   LdTags                     reads in flight at most (full speed needs >= the memory latency)
+//   Gpes                       Graph Engine GPEs: 0 (none: a Dense Engine alone) or a power of
+//                              two up to 32 (paper: 32)
+//   Lanes                      lanes of a GPE (a power of two; paper 32)
+//   EdgeDepth, IfDepth, MfDepth  entries / lines per bank of each GPE's EDGE, IF and MF memory
+//                              (paper: 32768, 1024, 1024: 24 MiB in all)
+//   Pw (derived)               port words: max(Lw, Lanes) with a Graph Engine, else Lw
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -41,7 +54,12 @@ module gnnerator #(
   parameter integer OutDepth = 64,
   parameter integer AddrW    = 20,
   parameter integer QDepth   = 4,
-  parameter integer LdTags   = 128
+  parameter integer LdTags   = 128,
+  parameter integer Gpes     = 0,
+  parameter integer Lanes    = 4,
+  parameter integer EdgeDepth = 64,
+  parameter integer IfDepth  = 64,
+  parameter integer MfDepth  = 64
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -53,15 +71,18 @@ module gnnerator #(
   output wire             status_valid_o,
   output wire [2:0]       status_err_o,
   output wire             idle_o,
+  output wire [31:0]      bad_edges_o,
   // memory port
   output wire             mem_req_valid_o,
   input  wire             mem_req_ready_i,
   output wire             mem_req_we_o,
   output wire [AddrW-1:0] mem_req_addr_o,
   output wire [7:0]       mem_req_words_o,
-  output wire [((Rows > Cols) ? Rows : Cols)*32-1:0] mem_req_wdata_o,
+  output wire [(((Gpes > 0) && (Lanes > ((Rows > Cols) ? Rows : Cols))) ? Lanes :
+                ((Rows > Cols) ? Rows : Cols))*32-1:0] mem_req_wdata_o,
   input  wire             mem_rsp_valid_i,
-  input  wire [((Rows > Cols) ? Rows : Cols)*32-1:0] mem_rsp_data_i
+  input  wire [(((Gpes > 0) && (Lanes > ((Rows > Cols) ? Rows : Cols))) ? Lanes :
+                ((Rows > Cols) ? Rows : Cols))*32-1:0] mem_rsp_data_i
 );
 
   // ---------------------------------------------------------------- parameter checks
@@ -85,10 +106,27 @@ module gnnerator #(
     if (LdTags < 2) begin : gen_check_ld_tags
       `CC_PARAM_FAIL(gnnerator__LdTags_must_be_at_least_2)
     end
+    if (Gpes != 0 && Gpes != 1 && Gpes != 2 && Gpes != 4 && Gpes != 8 && Gpes != 16 &&
+        Gpes != 32) begin : gen_check_gpes
+      `CC_PARAM_FAIL(gnnerator__Gpes_must_be_0_or_a_power_of_two_up_to_32)
+    end
+    if (Gpes > 0 && (Lanes < 1 || Lanes > 64 || (Lanes & (Lanes - 1)) != 0)) begin : gen_check_lanes
+      `CC_PARAM_FAIL(gnnerator__Lanes_must_be_a_power_of_two_up_to_64)
+    end
+    if (Gpes > 0 && (EdgeDepth < 1 || EdgeDepth > 32768 || IfDepth < 1 || IfDepth > 32768 ||
+                     MfDepth < 1 || MfDepth > 32768)) begin : gen_check_gdepth
+      `CC_PARAM_FAIL(gnnerator__Graph_depths_must_be_1_to_32768)
+    end
+    if (Gpes > ((Lanes > ((Rows > Cols) ? Rows : Cols)) ? Lanes : ((Rows > Cols) ? Rows : Cols)))
+    begin : gen_check_pw
+      `CC_PARAM_FAIL(gnnerator__Gpes_must_not_exceed_the_port_words)
+    end
   endgenerate
 
   localparam integer Lw = (Rows > Cols) ? Rows : Cols;   // words a line
-  localparam [1:0] UnitLd = 2'd0, UnitSt = 2'd1;
+  localparam integer Pw = ((Gpes > 0) && (Lanes > Lw)) ? Lanes : Lw;  // words of the port
+  localparam [2:0] UnitLd = 3'd0, UnitSt = 3'd1, UnitEx = 3'd2, UnitGld = 3'd3, UnitGst = 3'd4,
+                   UnitGex = 3'd5;
   localparam [3:0] OpMatmul = 4'd3;
 
   // ---------------------------------------------------------------- instruction FIFO
@@ -110,25 +148,54 @@ module gnnerator #(
   );
 
   // ---------------------------------------------------------------- decode into the head
-  wire [2:0]       d_err;
-  wire [1:0]       d_unit;
-  wire [5:0]       d_banks;
-  wire [AddrW:0]   d_lo, d_hi;
+  wire [2:0]       dd_err;
+  wire [1:0]       dd_unit;
+  wire [5:0]       dd_banks;
+  wire [AddrW:0]   dd_lo, dd_hi;
   gnn_dec #(.Rows(Rows), .Cols(Cols), .InDepth(InDepth), .WtDepth(WtDepth), .OutDepth(OutDepth),
             .AddrW(AddrW)) u_dec (
     .insn_i   (q_data),
-    .err_o    (d_err),
-    .unit_o   (d_unit),
-    .banks_o  (d_banks),
-    .dram_lo_o(d_lo),
-    .dram_hi_o(d_hi)
+    .err_o    (dd_err),
+    .unit_o   (dd_unit),
+    .banks_o  (dd_banks),
+    .dram_lo_o(dd_lo),
+    .dram_hi_o(dd_hi)
   );
+  // graph opcodes 8..11 (without a Graph Engine gnn_dec calls them OPCODE errors)
+  wire [2:0]       gd_err, gd_unit;
+  wire [11:0]      gd_banks;
+  wire [AddrW:0]   gd_lo, gd_hi;
+  wire             is_g = (Gpes > 0) && (q_data[3:2] == 2'b10);
+  generate
+    if (Gpes > 0) begin : gen_gdec
+      gnn_gdec #(.Gpes(Gpes), .Lanes(Lanes), .EdgeDepth(EdgeDepth), .IfDepth(IfDepth),
+                 .MfDepth(MfDepth), .AddrW(AddrW)) u_gdec (
+        .insn_i   (q_data),
+        .err_o    (gd_err),
+        .unit_o   (gd_unit),
+        .banks_o  (gd_banks),
+        .dram_lo_o(gd_lo),
+        .dram_hi_o(gd_hi)
+      );
+    end else begin : gen_no_gdec
+      assign gd_err = 3'd0;
+      assign gd_unit = 3'd0;
+      assign gd_banks = 12'd0;
+      assign gd_lo = {(AddrW+1){1'b0}};
+      assign gd_hi = {(AddrW+1){1'b0}};
+    end
+  endgenerate
+  wire [2:0]       d_err   = is_g ? gd_err : dd_err;
+  wire [2:0]       d_unit  = is_g ? gd_unit : {1'b0, dd_unit};
+  wire [11:0]      d_banks = is_g ? gd_banks : {6'd0, dd_banks};
+  wire [AddrW:0]   d_lo    = is_g ? gd_lo : dd_lo;
+  wire [AddrW:0]   d_hi    = is_g ? gd_hi : dd_hi;
 
   reg          h_v_q;
   reg [127:0]  h_insn_q;
   reg [2:0]    h_err_q;
-  reg [1:0]    h_unit_q;
-  reg [5:0]    h_banks_q;
+  reg [2:0]    h_unit_q;
+  reg [11:0]   h_banks_q;
   reg [AddrW:0] h_lo_q, h_hi_q;
   wire         issue;
   assign q_pop = q_valid && (!h_v_q || issue);
@@ -151,51 +218,71 @@ module gnnerator #(
 
   // ---------------------------------------------------------------- units in flight
   wire ld_busy, st_busy, ex_busy, ex_last, dr_inflight, dr_busy;
-  wire [5:0] ld_pend;
-  wire [1:0] dr_banks;
-  reg  [5:0] ld_banks_q, st_banks_q, ex_banks_q;
-  reg  [AddrW:0] ld_lo_q, ld_hi_q, st_lo_q, st_hi_q;
+  wire gld_busy, gst_busy, gex_busy;
+  wire [5:0]  ld_pend;
+  wire [11:0] gld_pend;
+  wire [1:0]  dr_banks;
+  reg  [5:0]  ld_banks_q, st_banks_q, ex_banks_q;
+  reg  [11:0] gld_banks_q, gst_banks_q, gex_banks_q;
+  reg  [AddrW:0] ld_lo_q, ld_hi_q, st_lo_q, st_hi_q, gld_lo_q, gld_hi_q, gst_lo_q, gst_hi_q;
 
   wire ex_inflight = ex_busy && !ex_last;
   wire h_ok    = (h_err_q == 3'd0);
   wire h_os_mm = (h_insn_q[3:0] == OpMatmul) && (h_insn_q[5:4] == 2'd0);
-  wire [5:0] dr_banks6 = {dr_banks, 4'b0000};
-  wire [5:0] ex_use = ex_inflight ? ex_banks_q : 6'd0;
-  wire [5:0] ld_use = (ld_busy ? ld_banks_q : 6'd0) | ld_pend;
-  wire [5:0] st_use = st_busy ? st_banks_q : 6'd0;
-  wire [5:0] dr_use = dr_inflight ? dr_banks6 : 6'd0;
-  wire ld_st_overlap = (h_lo_q < st_hi_q) && (st_lo_q < h_hi_q);
-  wire st_ld_overlap = (h_lo_q < ld_hi_q) && (ld_lo_q < h_hi_q);
+  wire [11:0] ex_use  = {6'd0, ex_inflight ? ex_banks_q : 6'd0};
+  wire [11:0] ld_use  = {6'd0, (ld_busy ? ld_banks_q : 6'd0) | ld_pend};
+  wire [11:0] st_use  = {6'd0, st_busy ? st_banks_q : 6'd0};
+  wire [11:0] dr_use  = {6'd0, dr_inflight ? {dr_banks, 4'b0000} : 6'd0};
+  wire [11:0] gld_use = (gld_busy ? gld_banks_q : 12'd0) | gld_pend;
+  wire [11:0] gst_use = gst_busy ? gst_banks_q : 12'd0;
+  wire [11:0] gex_use = gex_busy ? gex_banks_q : 12'd0;
+  // the head's DRAM range against a unit's in flight
+  wire ov_st  = st_busy && (h_lo_q < st_hi_q) && (st_lo_q < h_hi_q);
+  wire ov_ld  = ld_busy && (h_lo_q < ld_hi_q) && (ld_lo_q < h_hi_q);
+  wire ov_gst = gst_busy && (h_lo_q < gst_hi_q) && (gst_lo_q < h_hi_q);
+  wire ov_gld = gld_busy && (h_lo_q < gld_hi_q) && (gld_lo_q < h_hi_q);
 
   reg can_go;
   always @(*) begin
     case (h_unit_q)
-      UnitLd: can_go = !ld_busy && ((h_banks_q & (st_use | ex_use | dr_use)) == 6'd0) &&
-                       !(st_busy && ld_st_overlap);
-      UnitSt: can_go = !st_busy && ((h_banks_q & (ld_use | ex_use | dr_use)) == 6'd0) &&
-                       !(ld_busy && st_ld_overlap);
+      UnitLd:  can_go = !ld_busy && !ov_st && !ov_gst &&
+                        ((h_banks_q & (st_use | ex_use | dr_use | gld_use | gst_use | gex_use)) == 12'd0);
+      UnitSt:  can_go = !st_busy && !ov_ld && !ov_gld && !ov_gst &&
+                        ((h_banks_q & (ld_use | ex_use | dr_use | gld_use | gst_use | gex_use)) == 12'd0);
+      UnitGld: can_go = !gld_busy && !ov_st && !ov_gst &&
+                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gst_use | gex_use)) == 12'd0);
+      UnitGst: can_go = !gst_busy && !ov_ld && !ov_gld && !ov_st &&
+                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gld_use | gex_use)) == 12'd0);
+      UnitGex: can_go = !gex_busy &&
+                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gld_use | gst_use)) == 12'd0);
       default: can_go = (!ex_busy || ex_last) && (h_os_mm || !dr_inflight) &&
-                        ((h_banks_q & (ld_use | st_use)) == 6'd0);
+                        ((h_banks_q & (ld_use | st_use | gld_use | gst_use | gex_use)) == 12'd0);
     endcase
   end
   assign issue = h_v_q && (!h_ok || can_go);
-  wire go_ld = issue && h_ok && (h_unit_q == UnitLd);
-  wire go_st = issue && h_ok && (h_unit_q == UnitSt);
-  wire go_ex = issue && h_ok && (h_unit_q != UnitLd) && (h_unit_q != UnitSt);
+  wire go_ld  = issue && h_ok && (h_unit_q == UnitLd);
+  wire go_st  = issue && h_ok && (h_unit_q == UnitSt);
+  wire go_ex  = issue && h_ok && (h_unit_q == UnitEx);
+  wire go_gld = issue && h_ok && (h_unit_q == UnitGld);
+  wire go_gst = issue && h_ok && (h_unit_q == UnitGst);
+  wire go_gex = issue && h_ok && (h_unit_q == UnitGex);
 
   always @(posedge clk_i) begin
-    if (go_ld) begin ld_banks_q <= h_banks_q; ld_lo_q <= h_lo_q; ld_hi_q <= h_hi_q; end
-    if (go_st) begin st_banks_q <= h_banks_q; st_lo_q <= h_lo_q; st_hi_q <= h_hi_q; end
-    if (go_ex) ex_banks_q <= h_banks_q;
+    if (go_ld) begin ld_banks_q <= h_banks_q[5:0]; ld_lo_q <= h_lo_q; ld_hi_q <= h_hi_q; end
+    if (go_st) begin st_banks_q <= h_banks_q[5:0]; st_lo_q <= h_lo_q; st_hi_q <= h_hi_q; end
+    if (go_ex) ex_banks_q <= h_banks_q[5:0];
+    if (go_gld) begin gld_banks_q <= h_banks_q; gld_lo_q <= h_lo_q; gld_hi_q <= h_hi_q; end
+    if (go_gst) begin gst_banks_q <= h_banks_q; gst_lo_q <= h_lo_q; gst_hi_q <= h_hi_q; end
+    if (go_gex) gex_banks_q <= h_banks_q;
   end
 
   assign status_valid_o = issue;
   assign status_err_o   = h_err_q;
   assign idle_o = !q_valid && !h_v_q && !ld_busy && (ld_pend == 6'd0) && !st_busy && !ex_busy &&
-                  !dr_busy;
+                  !dr_busy && !gld_busy && (gld_pend == 12'd0) && !gst_busy && !gex_busy;
 
   // ---------------------------------------------------------------- units
-  wire             ld_req_v, ld_req_rdy, ld_we;
+  wire             ld_req_v, ld_req_rdy, ld_we, ld_rsp_v;
   wire [AddrW-1:0] ld_req_addr;
   wire [7:0]       ld_req_words;
   wire [1:0]       ld_wbuf;
@@ -205,7 +292,7 @@ module gnnerator #(
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .start_i    (go_ld),
-    .bank_i     (h_banks_q),
+    .bank_i     (h_banks_q[5:0]),
     .line_i     (h_insn_q[31:16]),
     .n_i        (h_insn_q[47:32]),
     .w_i        (h_insn_q[15:8]),
@@ -217,8 +304,8 @@ module gnnerator #(
     .req_ready_i(ld_req_rdy),
     .req_addr_o (ld_req_addr),
     .req_words_o(ld_req_words),
-    .rsp_valid_i(mem_rsp_valid_i),
-    .rsp_data_i (mem_rsp_data_i),
+    .rsp_valid_i(ld_rsp_v),
+    .rsp_data_i (mem_rsp_data_i[Lw*32-1:0]),
     .we_o       (ld_we),
     .wbuf_o     (ld_wbuf),
     .waddr_o    (ld_waddr),
@@ -304,30 +391,121 @@ module gnnerator #(
     .w1_en_i(ex_out_we), .w1_addr_i(ex_out_waddr), .w1_data_i(ex_out_wdata)
   );
 
-  // ---------------------------------------------------------------- memory port arbiter
-  // Round-robin between LD (reads) and ST (writes); the grant holds while its request waits.
-  reg  rr_q;          // 1: ST has priority when both ask
-  reg  lock_q, lock_st_q;
-  wire sel_st = lock_q ? lock_st_q : (st_req_v && (!ld_req_v || rr_q));
-  wire fire   = mem_req_valid_o && mem_req_ready_i;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rr_q      <= 1'b0;
-      lock_q    <= 1'b0;
-      lock_st_q <= 1'b0;
-    end else begin
-      lock_q    <= mem_req_valid_o && !mem_req_ready_i;
-      lock_st_q <= sel_st;
-      if (fire) rr_q <= !sel_st;
+  // ---------------------------------------------------------------- Graph Engine
+  wire             gld_req_v, gld_req_rdy, gst_req_v, gst_req_rdy, gld_rsp_v;
+  wire [AddrW-1:0] gld_req_addr, gst_req_addr;
+  wire [7:0]       gld_req_words, gst_req_words;
+  wire [Pw*32-1:0] gst_req_data;
+  generate
+    if (Gpes > 0) begin : gen_graph
+      gnn_graph #(.Gpes(Gpes), .Lanes(Lanes), .EdgeDepth(EdgeDepth), .IfDepth(IfDepth),
+                  .MfDepth(MfDepth), .Pw(Pw), .AddrW(AddrW), .Tags(LdTags)) u_graph (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .insn_i        (h_insn_q),
+        .banks_i       (h_banks_q),
+        .go_gld_i      (go_gld),
+        .go_gst_i      (go_gst),
+        .go_gex_i      (go_gex),
+        .gld_busy_o    (gld_busy),
+        .gld_pend_o    (gld_pend),
+        .gst_busy_o    (gst_busy),
+        .gex_busy_o    (gex_busy),
+        .bad_edges_o   (bad_edges_o),
+        .ld_req_valid_o(gld_req_v),
+        .ld_req_ready_i(gld_req_rdy),
+        .ld_req_addr_o (gld_req_addr),
+        .ld_req_words_o(gld_req_words),
+        .ld_rsp_valid_i(gld_rsp_v),
+        .ld_rsp_data_i (mem_rsp_data_i),
+        .st_req_valid_o(gst_req_v),
+        .st_req_ready_i(gst_req_rdy),
+        .st_req_addr_o (gst_req_addr),
+        .st_req_words_o(gst_req_words),
+        .st_req_data_o (gst_req_data)
+      );
+    end else begin : gen_no_graph
+      assign gld_busy = 1'b0;
+      assign gld_pend = 12'd0;
+      assign gst_busy = 1'b0;
+      assign gex_busy = 1'b0;
+      assign bad_edges_o = 32'd0;
+      assign gld_req_v = 1'b0;
+      assign gld_req_addr = {AddrW{1'b0}};
+      assign gld_req_words = 8'd0;
+      assign gst_req_v = 1'b0;
+      assign gst_req_addr = {AddrW{1'b0}};
+      assign gst_req_words = 8'd0;
+      assign gst_req_data = {Pw*32{1'b0}};
+      wire unused_g = ^{gld_req_rdy, gst_req_rdy, gld_rsp_v, go_gld, go_gst, go_gex,
+                        gld_banks_q, gst_banks_q, gex_banks_q, gld_lo_q, gld_hi_q, gst_lo_q,
+                        gst_hi_q, gd_err, gd_unit, gd_banks, gd_lo, gd_hi};
     end
-  end
-  assign mem_req_valid_o = ld_req_v || st_req_v;
-  assign mem_req_we_o    = sel_st;
-  assign mem_req_addr_o  = sel_st ? st_req_addr : ld_req_addr;
-  assign mem_req_words_o = sel_st ? st_req_words : ld_req_words;
-  assign mem_req_wdata_o = st_req_data;
-  assign ld_req_rdy      = mem_req_ready_i && !sel_st;
-  assign st_req_rdy      = mem_req_ready_i && sel_st;
+  endgenerate
+
+  // ---------------------------------------------------------------- memory port arbiter
+  // Round-robin over LD, ST, GLD, GST (cc_rr_arbiter: the grant holds until taken). With the
+  // Dense Engine alone it alternates LD and ST as before the Graph Engine joined.
+  wire [3:0] arb_req = {gst_req_v, gld_req_v, st_req_v, ld_req_v};
+  wire [3:0] arb_gnt;
+  wire [1:0] unused_arb_idx;
+  wire       unused_arb_valid;
+  wire       fire = mem_req_valid_o && mem_req_ready_i;
+  cc_rr_arbiter #(.N(4)) u_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_i      (arb_req),
+    .ack_i      (fire),
+    .gnt_o      (arb_gnt),
+    .gnt_idx_o  (unused_arb_idx),
+    .gnt_valid_o(unused_arb_valid)
+  );
+  wire [Pw*32-1:0] st_data_pw;
+  generate
+    if (Pw > Lw) begin : gen_st_pad
+      assign st_data_pw = {{(Pw-Lw)*32{1'b0}}, st_req_data};
+    end else begin : gen_st_nopad
+      assign st_data_pw = st_req_data;
+    end
+  endgenerate
+  assign mem_req_valid_o = |arb_req;
+  assign mem_req_we_o    = arb_gnt[1] | arb_gnt[3];
+  assign mem_req_addr_o  = arb_gnt[3] ? gst_req_addr : arb_gnt[2] ? gld_req_addr :
+                           arb_gnt[1] ? st_req_addr : ld_req_addr;
+  assign mem_req_words_o = arb_gnt[3] ? gst_req_words : arb_gnt[2] ? gld_req_words :
+                           arb_gnt[1] ? st_req_words : ld_req_words;
+  assign mem_req_wdata_o = arb_gnt[3] ? gst_req_data : st_data_pw;
+  assign ld_req_rdy      = mem_req_ready_i && arb_gnt[0];
+  assign st_req_rdy      = mem_req_ready_i && arb_gnt[1];
+  assign gld_req_rdy     = mem_req_ready_i && arb_gnt[2];
+  assign gst_req_rdy     = mem_req_ready_i && arb_gnt[3];
+
+  // owner of each read in flight (responses come back in order): 1 GLD, 0 LD
+  wire owner, owner_v, unused_owner_rdy;
+  wire [$clog2(2*LdTags+1)-1:0] unused_owner_count;
+  generate
+    if (Gpes > 0) begin : gen_owner
+      cc_fifo_sram #(.Width(1), .Depth(2*LdTags)) u_owner (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .clr_i      (1'b0),
+        .in_valid_i (fire && !mem_req_we_o),
+        .in_ready_o (unused_owner_rdy),   // each reader holds at most LdTags in flight
+        .in_data_i  (arb_gnt[2]),
+        .out_valid_o(owner_v),
+        .out_ready_i(mem_rsp_valid_i),
+        .out_data_o (owner),
+        .count_o    (unused_owner_count)
+      );
+    end else begin : gen_no_owner
+      assign owner = 1'b0;
+      assign owner_v = 1'b1;
+      assign unused_owner_rdy = 1'b1;
+      assign unused_owner_count = {$clog2(2*LdTags+1){1'b0}};
+    end
+  endgenerate
+  assign ld_rsp_v  = mem_rsp_valid_i && owner_v && !owner;
+  assign gld_rsp_v = mem_rsp_valid_i && owner_v && owner;
 
 `ifndef SYNTHESIS
   // handshake hold rule on the memory request (docs/conventions.md)

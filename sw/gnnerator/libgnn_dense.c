@@ -1525,7 +1525,9 @@ int gnn_random_program(const gnn_cfg_t *cfg, uint64_t seed, size_t n, unsigned p
 int gnn_wl_init(gnn_wl_t *wl, const gnn_cfg_t *cfg) {
   memset(wl, 0, sizeof *wl);
   if (gnn_cfg_init(&wl->cfg, cfg->rows, cfg->cols, cfg->depth[0], cfg->depth[1], cfg->depth[2],
-                   cfg->addr_w) != 0) {
+                   cfg->addr_w) != 0 ||
+      (cfg->gpes > 0 && gnn_cfg_graph(&wl->cfg, cfg->gpes, cfg->lanes, cfg->gdepth[0],
+                                      cfg->gdepth[1], cfg->gdepth[2]) != 0)) {
     memset(wl, 0, sizeof *wl);
     return -1;
   }
@@ -1593,6 +1595,9 @@ int gnn_wl_write(FILE *f, const gnn_wl_t *wl, const char *comment) {
   }
   fprintf(f, "cfg %d %d %d %d %d %d\n", c->rows, c->cols, c->depth[0], c->depth[1], c->depth[2],
           c->addr_w);
+  if (c->gpes > 0)
+    fprintf(f, "gcfg %d %d %d %d %d\n", c->gpes, c->lanes, c->gdepth[0], c->gdepth[1],
+            c->gdepth[2]);
   if (wl->have_shape) {
     const gnn_mm_params_t *s = &wl->shape;
     fprintf(f, "shape %s %u %u %u", gnn_df_name(s->df), s->m, s->k, s->n);
@@ -1729,8 +1734,9 @@ static int rd_shape(wl_reader_t *rd, gnn_wl_t *wl, int nt) {
 }
 
 static int is_keyword(const char *t) {
-  static const char *const kKw[6] = {"gnn-workload", "cfg", "shape", "mem", "insn", "check"};
-  for (int i = 0; i < 6; i++)
+  static const char *const kKw[7] = {"gnn-workload", "cfg", "gcfg", "shape", "mem", "insn",
+                                     "check"};
+  for (int i = 0; i < 7; i++)
     if (!strcmp(t, kKw[i])) return 1;
   return 0;
 }
@@ -1748,7 +1754,7 @@ static int wl_parse(wl_reader_t *rd, gnn_wl_t *wl) {
     return RD_ERR(rd, "expected the header 'gnn-workload 1', found '%s'", rd->tok[0]);
   if (nt != 2 || strcmp(rd->tok[1], "1") != 0)
     return RD_ERR(rd, "unsupported header (expected 'gnn-workload 1')");
-  long cfg_line = 0, shape_line = 0;
+  long cfg_line = 0, shape_line = 0, gcfg_line = 0;
   int pending = 0;             /* inside a mem record's data */
   gnn_wl_mem_t *cur = NULL;
   uint64_t have = 0;
@@ -1805,9 +1811,27 @@ static int wl_parse(wl_reader_t *rd, gnn_wl_t *wl) {
       cfg_line = rd->line;
       continue;
     }
-    if (strcmp(kw, "shape") && strcmp(kw, "mem") && strcmp(kw, "insn") && strcmp(kw, "check"))
+    if (strcmp(kw, "gcfg") && strcmp(kw, "shape") && strcmp(kw, "mem") && strcmp(kw, "insn") &&
+        strcmp(kw, "check"))
       return RD_ERR(rd, "unknown keyword '%s'", kw);
     if (!cfg_line) return RD_ERR(rd, "'%s' before the 'cfg' line", kw);
+    if (!strcmp(kw, "gcfg")) {
+      if (gcfg_line) return RD_ERR(rd, "second 'gcfg' line (the first is line %ld)", gcfg_line);
+      if (wl->n_mem || wl->prog.n || wl->n_check)
+        return RD_ERR(rd, "'gcfg' after a mem, insn or check line");
+      if (nt != 6)
+        return RD_ERR(rd, "'gcfg' takes 5 fields (P L EDGE_DEPTH IF_DEPTH MF_DEPTH), found %d",
+                      nt - 1);
+      uint64_t v[5];
+      static const char *const kF[5] = {"P", "L", "EDGE_DEPTH", "IF_DEPTH", "MF_DEPTH"};
+      for (int i = 0; i < 5; i++)
+        if (rd_dec(rd, tok[1 + i], kF[i], 0, 1u << 20, &v[i])) return -1;
+      if (gnn_cfg_graph(&wl->cfg, (int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4]) != 0)
+        return RD_ERR(rd, "invalid gcfg (P 1..32 and L 1..64 powers of two, P <= max(LW, L); "
+                      "depths 1..32768)");
+      gcfg_line = rd->line;
+      continue;
+    }
     if (!strcmp(kw, "shape")) {
       if (shape_line)
         return RD_ERR(rd, "second 'shape' line (the first is line %ld)", shape_line);

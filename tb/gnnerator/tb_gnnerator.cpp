@@ -23,7 +23,13 @@
 //   +special=P        percentage of special values (NaN, inf, subnormal, zeros) in its data.
 //   +dump=FILE        write the random stream and its memory image as a workload file.
 //   +reset_at=C       (with +workload) reset at cycle C of the program, then run it again.
-// Build parameters: TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW, TB_QDepth.
+//   With a Graph Engine (TB_Gpes > 0) the random stream interleaves a random graph stream
+//   (gnn_random_gprogram: GLOAD/GSTORE/GFILL/GRUN, edges from an edge region) with the dense one;
+//   after it every MF line is stored too, and the bad-edge count is compared.  The DRAM writes
+//   of the two store units are matched to the model's beats of their own engine (their ranges
+//   never overlap while both are in flight).
+// Build parameters: TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW, TB_QDepth,
+// TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth, TB_MfDepth.
 #include "Vgnnerator.h"
 #include "tb_lib.h"
 
@@ -35,15 +41,20 @@
 
 #include "gnnerator.h"
 #include "gnnerator/gnn_dense.h"
+#include "gnnerator/gnn_gcomp.h"
 
 // DRAM map of the random stream: LOADs read [0, 8192) and the output region, STOREs write
 // [16384, 24576); a zero region for the scrub after a reset and the OUT flush area lie above.
 static const uint64_t kInBase = 0, kInWords = 8192, kOutBase = 16384, kOutWords = 8192;
 static const uint64_t kZero = 1u << 16, kFlush = kZero + 4096;
+// the graph stream's edge region and store region; its MF flush goes above the dense flush
+static const uint64_t kEdgeBase = 8192, kEdgeWords = 8192, kGOutBase = 24576, kGOutWords = 8192;
+static const uint64_t kGFlush = 1u << 17;
 
 typedef Vgnnerator Top;
 
 static const int kLw = TB_Rows > TB_Cols ? TB_Rows : TB_Cols;
+static const int kPw = (TB_Gpes > 0 && TB_Lanes > kLw) ? TB_Lanes : kLw;  // words of the port
 
 // ---------------------------------------------------------------- sparse DRAM of the harness
 struct Dram {
@@ -73,6 +84,8 @@ struct Bench {
   Dram mem;
   std::deque<Rsp> rsp;
   std::deque<int> status_exp;   // model statuses of instructions handed to the RTL
+  std::deque<std::pair<long, gnn_beat_t>> beats_exp[2];  // model writes: dense, graph (with the
+                                                         // instruction's number)
   long insn_sent = 0, insn_done = 0, beats = 0, errors = 0;
   long err_hist[8] = {0};
   uint64_t rd_bytes = 0, wr_bytes = 0, rd_lines = 0, wr_lines = 0;
@@ -92,7 +105,7 @@ static void mem_cycle(Bench *b) {
   bool rsp_v = !b->rsp.empty() && b->rsp.front().due <= now;
   t->mem_rsp_valid_i = rsp_v;
   if (rsp_v)
-    for (int w = 0; w < kLw; w++)
+    for (int w = 0; w < kPw; w++)
       tb_set_bits(t->mem_rsp_data_i, 32 * w, 32, b->rsp.front().data[w]);
   t->mem_req_ready_i = !b->stall.next();
   t->eval();
@@ -100,10 +113,16 @@ static void mem_cycle(Bench *b) {
   if (!(t->mem_req_valid_o && t->mem_req_ready_i)) return;
   const uint64_t addr = t->mem_req_addr_o;
   const unsigned words = t->mem_req_words_o;
-  b->sc->expect(words >= 1 && words <= (unsigned)kLw, "request word count in 1..LW", now);
+  b->sc->expect(words >= 1 && words <= (unsigned)kPw, "request word count in 1..Pw", now);
   if (t->mem_req_we_o) {
+    // the engine whose next expected write has this address (the older one if both have it)
+    auto &d = b->beats_exp[0], &g = b->beats_exp[1];
+    const bool dm = !d.empty() && d.front().second.addr == addr;
+    const bool gm = !g.empty() && g.front().second.addr == addr;
+    auto *q = (dm && (!gm || d.front().first < g.front().first)) ? &d : gm ? &g : !d.empty() ? &d : &g;
     gnn_beat_t exp;
-    size_t got = gnn_model_take_beats(b->model, &exp, 1);
+    size_t got = q->empty() ? 0 : 1;
+    if (got) exp = q->front().second, q->pop_front();
     b->sc->expect(got == 1, "a DRAM write the model also makes", now);
     if (got == 1) {
       b->sc->check("write address", b->beats, exp.addr, addr);
@@ -145,6 +164,13 @@ static void status_cycle(Bench *b) {
   b->insn_done++;
 }
 
+// Moves the model's new DRAM writes to the queue of their engine.
+static void take_model_beats(Bench *b, bool graph) {
+  gnn_beat_t bt;
+  while (gnn_model_take_beats(b->model, &bt, 1) == 1)
+    b->beats_exp[graph ? 1 : 0].emplace_back(b->insn_sent, bt);
+}
+
 // Runs a program through the RTL: instructions handed over with random gaps (gap %), the model
 // executing each as it is taken. stop_after >= 0: return after that many instructions were
 // taken (for a reset in mid-stream) without waiting for idle. Returns cycles from the first
@@ -165,6 +191,7 @@ static uint64_t run_program(Bench *b, const gnn_insn_t *prog, size_t n, TbStall 
     status_cycle(b);
     if (valid && t->insn_ready_o) {
       b->status_exp.push_back(gnn_model_exec(b->model, &prog[i]));
+      take_model_beats(b, (prog[i].w[0] & 0xFu) >= GNN_OP_GLOAD);
       b->insn_sent++;
       i++;
       taken++;
@@ -199,6 +226,8 @@ static void fresh_state(Bench *b, const gnn_wl_t *wl) {
     }
   b->rsp.clear();
   b->status_exp.clear();
+  b->beats_exp[0].clear();
+  b->beats_exp[1].clear();
   gnn_beat_t junk[16];
   while (gnn_model_take_beats(b->model, junk, 16) > 0) {
   }
@@ -230,11 +259,65 @@ static void compare_region(Bench *b, uint64_t addr, uint64_t n, const char *what
     b->sc->check(what, addr + k, gnn_mem_rd(b->model, addr + k), b->mem.rd(addr + k));
 }
 
+static gnn_grand_region_t graph_region() {
+  gnn_grand_region_t rg;
+  rg.in_base = kInBase;
+  rg.in_words = kInWords;
+  rg.edge_base = kEdgeBase;
+  rg.edge_words = kEdgeWords;
+  rg.out_base = kGOutBase;
+  rg.out_words = kGOutWords;
+  rg.init_memories = 1;
+  return rg;
+}
+
+// Adds the edge region and a random graph stream to wl, interleaved with the dense stream at
+// random (each keeps its order; both prologues come first).
+static bool graph_stream(Bench *b, const TbArgs *a, int bad_pct, gnn_wl_t *wl, char *err,
+                         size_t errlen) {
+  std::vector<uint32_t> edges(kEdgeWords);
+  gnn_random_edges(a->seed ^ 0xed9e5u, 8, edges.data(), edges.size());
+  if (gnn_wl_add_mem(wl, kEdgeBase, edges.data(), kEdgeWords) != 0) return false;
+  gnn_grand_region_t rg = graph_region();
+  gnn_prog_t gp;
+  gnn_prog_init(&gp);
+  if (gnn_random_gprogram(&b->cfg, a->seed ^ 0x9a9au, (size_t)a->n, (unsigned)bad_pct, &rg, &gp,
+                          err, errlen) != 0)
+    return false;
+  gnn_prog_t mix;
+  gnn_prog_init(&mix);
+  size_t i = 0, j = 0;
+  const size_t dense_pro = 6, graph_pro = 6;
+  bool oom = false;
+  while (i < wl->prog.n || j < gp.n) {
+    const bool pro = i < dense_pro || j < graph_pro;
+    const bool pick_dense = j == gp.n || (i < wl->prog.n && (pro ? i < dense_pro : tb_rand_range(0, 1) == 0));
+    oom |= gnn_prog_push(&mix, pick_dense ? wl->prog.insn[i++] : gp.insn[j++]) != 0;
+  }
+  gnn_prog_free(&gp);
+  gnn_prog_free(&wl->prog);
+  wl->prog = mix;
+  if (oom) std::snprintf(err, errlen, "out of memory");
+  return !oom;
+}
+
+// GSTOREs of every MF line of every GPE (dim = L, one line a node) from `addr` on.
+static std::vector<gnn_insn_t> gflush_program(const gnn_cfg_t *cfg, uint32_t addr) {
+  std::vector<gnn_insn_t> p;
+  const unsigned d = (unsigned)cfg->gdepth[GNN_MEM_MF], n = (unsigned)cfg->gpes * d;
+  for (unsigned bank = 0; bank < 2; bank++)
+    p.push_back(gnn_enc_gstore(bank * d, n, (unsigned)cfg->lanes,
+                               addr + bank * n * (unsigned)cfg->lanes, (uint32_t)cfg->lanes));
+  return p;
+}
+
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "tb_gnnerator", 2000, &a);
   Bench b;
-  if (gnn_cfg_init(&b.cfg, TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW) != 0) {
+  if (gnn_cfg_init(&b.cfg, TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW) != 0 ||
+      (TB_Gpes > 0 && gnn_cfg_graph(&b.cfg, TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth,
+                                    TB_MfDepth) != 0)) {
     std::fprintf(stderr, "tb_gnnerator: bad build configuration\n");
     return 2;
   }
@@ -258,7 +341,9 @@ int main(int argc, char **argv) {
     }
     if (wl.cfg.rows != TB_Rows || wl.cfg.cols != TB_Cols || wl.cfg.depth[0] != TB_InDepth ||
         wl.cfg.depth[1] != TB_WtDepth || wl.cfg.depth[2] != TB_OutDepth ||
-        wl.cfg.addr_w != TB_AddrW) {
+        wl.cfg.addr_w != TB_AddrW || wl.cfg.gpes != TB_Gpes ||
+        (TB_Gpes > 0 && (wl.cfg.lanes != TB_Lanes || wl.cfg.gdepth[0] != TB_EdgeDepth ||
+                         wl.cfg.gdepth[1] != TB_IfDepth || wl.cfg.gdepth[2] != TB_MfDepth))) {
       std::fprintf(stderr, "tb_gnnerator: %s is for another configuration than this build\n",
                    wlpath);
       return 2;
@@ -280,6 +365,10 @@ int main(int argc, char **argv) {
         gnn_random_program(&b.cfg, a.seed, (size_t)a.n, (unsigned)bad_pct, &rg, &wl.prog,
                            nullptr, err, sizeof err) != 0) {
       std::fprintf(stderr, "tb_gnnerator: cannot make the random stream: %s\n", err);
+      return 2;
+    }
+    if (TB_Gpes > 0 && !graph_stream(&b, &a, bad_pct, &wl, err, sizeof err)) {
+      std::fprintf(stderr, "tb_gnnerator: cannot make the random graph stream: %s\n", err);
       return 2;
     }
   }
@@ -324,6 +413,12 @@ int main(int argc, char **argv) {
       sim.reset();
       fresh_state(&b, &wl);
       run_program(&b, scrub.data(), scrub.size(), &gap);
+      if (TB_Gpes > 0) {  // the graph prologue writes every line of the graph memories again
+        std::vector<gnn_insn_t> gscrub;
+        for (size_t k = 0; k < wl.prog.n && gscrub.size() < 6; k++)
+          if ((wl.prog.insn[k].w[0] & 0xFu) >= GNN_OP_GLOAD) gscrub.push_back(wl.prog.insn[k]);
+        run_program(&b, gscrub.data(), gscrub.size(), &gap);
+      }
       done = half;
     }
     run_program(&b, wl.prog.insn + done, wl.prog.n - done, &gap);
@@ -332,9 +427,20 @@ int main(int argc, char **argv) {
     const uint64_t fl = 2ull * (uint64_t)b.cfg.depth[GNN_BUF_OUT] * (uint64_t)b.cfg.lw;
     compare_region(&b, kFlush, fl, "OUT buffer flush");
     compare_region(&b, kOutBase, kOutWords, "output region");
+    if (TB_Gpes > 0) {
+      std::vector<gnn_insn_t> gflush = gflush_program(&b.cfg, (uint32_t)kGFlush);
+      run_program(&b, gflush.data(), gflush.size(), &gap);
+      const uint64_t gl = 2ull * (uint64_t)b.cfg.gpes * (uint64_t)b.cfg.gdepth[GNN_MEM_MF] *
+                          (uint64_t)b.cfg.lanes;
+      compare_region(&b, kGFlush, gl, "MF flush");
+      compare_region(&b, kGOutBase, kGOutWords, "graph output region");
+    }
   }
   gnn_beat_t left;
-  sc.expect(gnn_model_take_beats(b.model, &left, 1) == 0, "no model write left unmade", sim.cycle);
+  sc.expect(gnn_model_take_beats(b.model, &left, 1) == 0 && b.beats_exp[0].empty() &&
+                b.beats_exp[1].empty(),
+            "no model write left unmade", sim.cycle);
+  sc.check("bad edges", 0, (uint32_t)gnn_model_bad_edges(b.model), sim.top->bad_edges_o);
   sc.expect(b.status_exp.empty(), "a status beat for every instruction", sim.cycle);
   sc.expect(!sim.timed_out, "finished before the timeout", sim.cycle);
 
@@ -354,6 +460,13 @@ int main(int argc, char **argv) {
               ps.copies, ps.loads, ps.stores);
   for (int e = 1; e <= 6; e++) std::printf(" %s=%ld", gnn_err_name(e), b.err_hist[e]);
   std::printf("\n");
+  if (TB_Gpes > 0) {
+    long nop[16] = {0};
+    for (size_t k = 0; k < wl.prog.n; k++) nop[wl.prog.insn[k].w[0] & 0xFu]++;
+    std::printf("gnnerator: graph gload=%ld gstore=%ld gfill=%ld grun=%ld bad_edges=%" PRIu64 "\n",
+                nop[GNN_OP_GLOAD], nop[GNN_OP_GSTORE], nop[GNN_OP_GFILL], nop[GNN_OP_GRUN],
+                gnn_model_bad_edges(b.model));
+  }
   std::printf("gnnerator: insns=%ld errors=%ld cycles=%" PRIu64 " model_cycles=%" PRIu64
               " macs=%" PRIu64 " util=%.4f rd_bytes=%" PRIu64 " wr_bytes=%" PRIu64
               " beats=%ld\n",

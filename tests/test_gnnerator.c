@@ -1184,6 +1184,203 @@ static void test_ref(void) {
   gnn_model_free(m);
 }
 
+
+/* ------------------------------------------------------------------ Graph Engine */
+static gnn_model_t *gmodel(int p, int l, int ed, int fd, int md) {
+  gnn_cfg_t c;
+  if (gnn_cfg_init(&c, 2, 2, 4, 4, 4, 16) != 0 || gnn_cfg_graph(&c, p, l, ed, fd, md) != 0) return NULL;
+  return gnn_model_new(&c);
+}
+
+static uint32_t f32b(float x) { return cutil_f32_bits(x); }
+static int gexec(gnn_model_t *m, gnn_insn_t i) { return gnn_model_exec(m, &i); }
+static int gchk(const gnn_cfg_t *c, gnn_insn_t i) { return gnn_check(c, &i); }
+
+static void test_graph_cfg_checks(void) {
+  gnn_cfg_t c;
+  CHECK(gnn_cfg_init(&c, 2, 2, 4, 4, 4, 16) == 0 && c.gpes == 0 && c.pw == 2, "no graph engine");
+  CHECK(gnn_check(&c, &(gnn_insn_t){{GNN_OP_GFILL | 1u << 16, 1, 0, 0}}) == GNN_E_OPCODE,
+        "graph opcode without a Graph Engine is OPCODE");
+  CHECK(gnn_cfg_graph(&c, 3, 4, 8, 8, 8) != 0, "P 3 refused (power of two)");
+  CHECK(gnn_cfg_graph(&c, 4, 6, 8, 8, 8) != 0, "L 6 refused");
+  CHECK(gnn_cfg_graph(&c, 8, 4, 8, 8, 8) != 0, "P 8 > max(LW, L) = 4 refused");
+  CHECK(gnn_cfg_graph(&c, 4, 8, 8, 8, 0) != 0, "depth 0 refused");
+  CHECK(gnn_cfg_graph(&c, 4, 8, 8, 8, 8) == 0 && c.pw == 8 && c.gpes == 4, "P 4 L 8: port 8");
+  gnn_cfg_paper(&c);
+  CHECK(c.gpes == 32 && c.lanes == 32 &&
+            (uint64_t)c.gpes * 2 * (c.gdepth[0] * 4ull + (c.gdepth[1] + c.gdepth[2]) * 32ull * 4) ==
+                24ull << 20,
+        "paper: 24 MiB of graph memory, split equally");
+  CHECK(c.gdepth[0] * 4 == c.gdepth[1] * 32 * 4, "paper: edge = feature memory");
+  /* error order: FIELD before SIZE before WIDTH before RANGE */
+  gnn_cfg_graph(&c, 4, 4, 8, 8, 8);
+  c.addr_w = 16;
+  gnn_insn_t i = gnn_enc_gload(GNN_MEM_IF, 0, 0, 0, 0, 0);
+  CHECK(gnn_check(&c, &i) == GNN_E_SIZE, "n 0 is SIZE (before WIDTH)");
+  i = gnn_enc_gload(GNN_MEM_IF, 0, 1, 0, 0, 0);
+  CHECK(gnn_check(&c, &i) == GNN_E_WIDTH, "dim 0 is WIDTH");
+  i.w[3] |= 1u << 31;
+  CHECK(gnn_check(&c, &i) == GNN_E_FIELD, "reserved bit is FIELD first");
+  i = gnn_enc_gload(GNN_MEM_EDGE, 0, 1, 1, 0, 0);
+  CHECK(gnn_check(&c, &i) == GNN_E_FIELD, "EDGE with dim is FIELD");
+  i = gnn_enc_gload(3, 0, 1, 1, 0, 0);
+  CHECK(gnn_check(&c, &i) == GNN_E_FIELD, "mem 3 is FIELD");
+  i = gnn_enc_gstore(0, 1, 1, 0, 0);
+  gnn_set(&i, GNN_G_MEM, GNN_MEM_IF);
+  CHECK(gnn_check(&c, &i) == GNN_E_FIELD, "GSTORE of IF is FIELD");
+  /* 9 nodes of 5 words: CH 2, ceil(9/4) = 3 rows: 6 lines a GPE; at base 2 of 8-line banks:
+     [2, 8) fits bank 0, at base 3 it crosses */
+  i = gnn_enc_gload(GNN_MEM_IF, 2, 9, 5, 0, 5);
+  CHECK(gnn_check(&c, &i) == GNN_OK, "node block inside bank 0");
+  i = gnn_enc_gload(GNN_MEM_IF, 3, 9, 5, 0, 5);
+  CHECK(gnn_check(&c, &i) == GNN_E_RANGE, "node block across the banks");
+  i = gnn_enc_gload(GNN_MEM_IF, 8, 9, 5, 65536 - 45, 5);
+  CHECK(gnn_check(&c, &i) == GNN_OK, "DRAM range ends at 2^16");
+  i = gnn_enc_gload(GNN_MEM_IF, 8, 9, 5, 65536 - 44, 5);
+  CHECK(gnn_check(&c, &i) == GNN_E_RANGE, "DRAM range past 2^16");
+  i = gnn_enc_gload(GNN_MEM_EDGE, 0, 2, 0, 65536 - 8, 4);
+  CHECK(gnn_check(&c, &i) == GNN_OK, "EDGE lines of P words end at 2^16");
+  i = gnn_enc_gload(GNN_MEM_EDGE, 0, 2, 0, 65536 - 7, 4);
+  CHECK(gnn_check(&c, &i) == GNN_E_RANGE, "EDGE past 2^16");
+  gnn_grun_t r = {GNN_GM_STREAM, GNN_AP_ADD, 0, GNN_RD_SUM, 0, 0, 0, 0, 8, 0, 8, 0, 4};
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_OK, "stream GRUN ok");
+  r.count = 1;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_FIELD, "stream with count");
+  r.count = 0, r.mode = 2;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_FIELD, "mode 2");
+  r.mode = GNN_GM_EDGES;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_SIZE, "edges with count 0");
+  r.count = 9;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_RANGE, "9 edge entries");
+  r.count = 8, r.if1 = 1;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_RANGE, "IF1 across banks");
+  r.apply = GNN_AP_MULM;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_OK, "mulm does not read IF1");
+  r.sfu = 2;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_FIELD, "sfu 2");
+  gnn_use_t u;
+  r.sfu = 0;
+  i = gnn_enc_grun(&r);
+  gnn_use(&c, &i, &u);
+  CHECK(u.unit == 5 && u.banks == ((1u << 6) | (1u << 8) | (1u << 10)), "GRUN unit and banks");
+  i = gnn_enc_gload(GNN_MEM_MF, 8, 9, 5, 100, 5);
+  gnn_use(&c, &i, &u);
+  CHECK(u.unit == 3 && u.banks == 1u << 11 && u.dram_lo == 100 && u.dram_hi == 145,
+        "GLOAD MF unit, bank, DRAM range");
+}
+
+static void test_graph_memops(void) {
+  gnn_model_t *m = gmodel(4, 4, 8, 8, 8);
+  CHECK(m != NULL, "graph model");
+  if (!m) return;
+  for (unsigned a = 0; a < 256; a++) gnn_mem_wr(m, a, 1000 + a);
+  /* 6 nodes of 6 words, stride 7: node v line c in GPE v % 4, line 1 + (v / 4) * 2 + c */
+  CHECK(gexec(m, gnn_enc_gload(GNN_MEM_IF, 1, 6, 6, 10, 7)) == GNN_OK,
+        "GLOAD IF");
+  int ok = 1;
+  for (unsigned v = 0; v < 6; v++)
+    for (unsigned c = 0; c < 2; c++)
+      for (unsigned j = 0; j < 4; j++) {
+        const unsigned word = c * 4 + j;
+        const uint32_t want = word < 6 ? 1000 + 10 + v * 7 + word : 0;
+        ok &= gnn_gmem_rd(m, GNN_MEM_IF, (int)(v % 4), 1 + (v / 4) * 2 + c, j) == want;
+      }
+  CHECK(ok, "node layout: GPE v %% P, line base + (v/P)*CH + c, zeros beyond dim");
+  CHECK(gexec(m, gnn_enc_gload(GNN_MEM_EDGE, 9, 2, 0, 40, 5)) == GNN_OK,
+        "GLOAD EDGE");
+  ok = 1;
+  for (unsigned i = 0; i < 2; i++)
+    for (unsigned g = 0; g < 4; g++)
+      ok &= gnn_gmem_rd(m, GNN_MEM_EDGE, (int)g, 9 + i, 0) == 1000 + 40 + i * 5 + g;
+  CHECK(ok, "EDGE line i word g -> GPE g entry base + i");
+  CHECK(gexec(m, gnn_enc_gfill(8, 3, 0xDEADBEEFu)) == GNN_OK, "GFILL");
+  ok = 1;
+  for (unsigned g = 0; g < 4; g++)
+    for (unsigned j = 0; j < 4; j++)
+      ok &= gnn_gmem_rd(m, GNN_MEM_MF, (int)g, 10, j) == 0xDEADBEEFu &&
+            gnn_gmem_rd(m, GNN_MEM_MF, (int)g, 11, j) == 0;
+  CHECK(ok, "GFILL lines [8, 11) of every GPE only");
+  /* GSTORE 5 nodes of 3 words from MF 10 (nodes 0..3: line 10 of GPEs 0..3, filled; node 4:
+     line 11 of GPE 0, not filled): one beat a node, in order */
+  CHECK(gexec(m, gnn_enc_gstore(10, 5, 3, 200, 4)) == GNN_OK, "GSTORE");
+  gnn_beat_t b[8];
+  const size_t nb = gnn_model_take_beats(m, b, 8);
+  CHECK(nb == 5 && b[0].addr == 200 && b[4].addr == 216 && b[4].words == 3 &&
+            b[4].data[0] == 0 && b[0].data[2] == 0xDEADBEEFu && gnn_mem_rd(m, 203) == 1203,
+        "GSTORE beats");
+  /* an error changes nothing */
+  gnn_insn_t bad = gnn_enc_gfill(8, 3, 7);
+  bad.w[3] = 1;
+  CHECK(gnn_model_exec(m, &bad) == GNN_E_FIELD && gnn_gmem_rd(m, GNN_MEM_MF, 0, 8, 0) == 0xDEADBEEFu,
+        "malformed GFILL changes nothing");
+  gnn_model_free(m);
+}
+
+static void test_graph_grun(void) {
+  gnn_model_t *m = gmodel(2, 2, 16, 16, 16);
+  if (!m) return;
+  /* IF0 lines: node v (GPE v % 2, line v / 2) = {v + 1, -(v + 1)}; IF1 at 8: {2, 0.5} */
+  const float big = 16777216.0f; /* 2^24: 1 + 2^24 rounds to 2^24 */
+  for (unsigned v = 0; v < 6; v++) {
+    const float x = v == 5 ? big : (float)(v + 1);
+    gnn_mem_wr(m, 100 + 2 * v, f32b(x));
+    gnn_mem_wr(m, 101 + 2 * v, f32b(-x));
+    gnn_mem_wr(m, 200 + 2 * v, f32b(2.0f));
+    gnn_mem_wr(m, 201 + 2 * v, f32b(0.5f));
+  }
+  gexec(m, gnn_enc_gload(GNN_MEM_IF, 0, 6, 2, 100, 2));
+  gexec(m, gnn_enc_gload(GNN_MEM_IF, 8, 6, 2, 200, 2));
+  /* stream: MF = x0 * x1 (write), then MF = max(MF, relu(x0 + x1)) */
+  gnn_grun_t r = {GNN_GM_STREAM, GNN_AP_MUL, 0, GNN_RD_WRITE, 0, 0, 0, 0, 6, 0, 8, 0, 1};
+  CHECK(gexec(m, gnn_enc_grun(&r)) == GNN_OK, "stream mul");
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == f32b(8.0f) &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 1) == f32b(-2.0f),
+        "node 3: {4*2, -4*0.5}");
+  const gnn_grun_stats_t st = gnn_model_grun_stats(m);
+  CHECK(st.items == 6 && st.cycles == 4 && st.stalls == 0, "stream: 3 nodes a GPE, 3 + 1 cycles");
+  r.apply = GNN_AP_ADD, r.sfu = GNN_SF_RELU, r.red = GNN_RD_MAX;
+  gexec(m, gnn_enc_grun(&r));
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == f32b(8.0f) &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 1) == 0,
+        "max(8, relu(6)) = 8, max(-2, relu(-3.5)) = +0");
+  r.apply = GNN_AP_MULM, r.sfu = 0, r.red = GNN_RD_WRITE;
+  gexec(m, gnn_enc_grun(&r));
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == f32b(32.0f), "mulm: x0 * MF = 4 * 8");
+  /* edges: pull sums in edge order.  Destination 0 (GPE 0) gets 1, 2^24, 1 (nodes 0, 5, 0):
+     ((-0 + 1) + 2^24) + 1 = 2^24 + 2 would need exactness; fp32 gives 2^24 (each 1 lost) */
+  const uint32_t e[4] = {0u | 0u << 16, 5u | 0u << 16, 0u | 0u << 16, GNN_EDGE_NULL};
+  for (unsigned k = 0; k < 4; k++) gnn_mem_wr(m, 300 + 2 * k, e[k]), gnn_mem_wr(m, 301 + 2 * k, GNN_EDGE_NULL);
+  gexec(m, gnn_enc_gload(GNN_MEM_EDGE, 0, 4, 0, 300, 2));
+  gexec(m, gnn_enc_gfill(0, 3, 0x80000000u));
+  gnn_grun_t q = {GNN_GM_EDGES, GNN_AP_PASS, 0, GNN_RD_SUM, 0, 0, 0, 4, 6, 0, 0, 0, 1};
+  CHECK(gexec(m, gnn_enc_grun(&q)) == GNN_OK, "edge GRUN");
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(big + 2.0f) ||
+            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(big),
+        "pull sum");
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == gnn_add(gnn_add(gnn_add(0x80000000u, f32b(1)), f32b(big)), f32b(1)),
+        "pull sum in edge order");
+  /* push conflict: GPE 0 and GPE 1 both add into destination 0 in the same cycles */
+  const uint32_t e0[2] = {0u | 0u << 16, 2u | 0u << 16}, e1[2] = {1u | 0u << 16, 3u | 0u << 16};
+  for (unsigned k = 0; k < 2; k++) gnn_mem_wr(m, 400 + 2 * k, e0[k]), gnn_mem_wr(m, 401 + 2 * k, e1[k]);
+  gexec(m, gnn_enc_gload(GNN_MEM_EDGE, 16, 2, 0, 400, 2));
+  gexec(m, gnn_enc_gfill(0, 3, 0x80000000u));
+  q.ebase = 16, q.count = 2;
+  gexec(m, gnn_enc_grun(&q));
+  const gnn_grun_stats_t ps = gnn_model_grun_stats(m);
+  CHECK(ps.items == 4 && ps.lock_stalls > 0 && gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(10.0f),
+        "push conflict: both GPEs into node 0 under the lock, 1 + 2 + 3 + 4");
+  /* bad edges: skipped and counted */
+  const uint64_t before = gnn_model_bad_edges(m);
+  gnn_mem_wr(m, 500, 7u | 0u << 16), gnn_mem_wr(m, 501, 0u | 9u << 16);
+  gexec(m, gnn_enc_gload(GNN_MEM_EDGE, 20, 1, 0, 500, 2));
+  q.ebase = 20, q.count = 1;
+  gexec(m, gnn_enc_grun(&q));
+  CHECK(gnn_model_bad_edges(m) == before + 2 && gnn_model_grun_stats(m).items == 0 &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(10.0f),
+        "two bad edges (index 7 and 9 >= nodes 6) counted, nothing changed");
+  gnn_model_free(m);
+}
+
 int main(void) {
   test_cfg();
   test_encoding();
@@ -1197,5 +1394,8 @@ int main(void) {
   test_k_split();
   test_bias_ws();
   test_ref();
+  test_graph_cfg_checks();
+  test_graph_memops();
+  test_graph_grun();
   return CHECK_SUMMARY();
 }

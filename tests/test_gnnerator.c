@@ -1359,16 +1359,25 @@ static void test_graph_grun(void) {
         "pull sum");
   CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == gnn_add(gnn_add(gnn_add(0x80000000u, f32b(1)), f32b(big)), f32b(1)),
         "pull sum in edge order");
-  /* push conflict: GPE 0 and GPE 1 both add into destination 0 in the same cycles */
-  const uint32_t e0[2] = {0u | 0u << 16, 2u | 0u << 16}, e1[2] = {1u | 0u << 16, 3u | 0u << 16};
+  /* push conflict: GPE 0 and GPE 1 both add into destination 0 (line 0 of GPE 0's MF).  Cycle 2
+     both present, priority GPE 0: granted (x = 1), GPE 1 finds the MF port taken; cycle 3
+     priority GPE 1: locked (the line GPE 0 took in cycle 2), GPE 0 goes on with its own line
+     (x = 1); cycle 4 GPE 1 still locked; cycles 5, 6 GPE 1 (2^24, then 1); the last write in
+     cycle 7: 8 cycles.  The sum in that
+     order is 2^24 + 4; in GPE-alternating order (1, 2^24, 1, 1) it would be 2^24. */
+  const uint32_t e0[2] = {0u | 0u << 16, 0u | 0u << 16}, e1[2] = {5u | 0u << 16, 0u | 0u << 16};
   for (unsigned k = 0; k < 2; k++) gnn_mem_wr(m, 400 + 2 * k, e0[k]), gnn_mem_wr(m, 401 + 2 * k, e1[k]);
   gexec(m, gnn_enc_gload(GNN_MEM_EDGE, 16, 2, 0, 400, 2));
   gexec(m, gnn_enc_gfill(0, 3, 0x80000000u));
   q.ebase = 16, q.count = 2;
   gexec(m, gnn_enc_grun(&q));
   const gnn_grun_stats_t ps = gnn_model_grun_stats(m);
-  CHECK(ps.items == 4 && ps.lock_stalls > 0 && gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(10.0f),
-        "push conflict: both GPEs into node 0 under the lock, 1 + 2 + 3 + 4");
+  const uint32_t one = f32b(1.0f), want = gnn_add(gnn_add(gnn_add(gnn_add(0x80000000u, one), one),
+                                                          f32b(big)), one);
+  CHECK(want == f32b(big + 4.0f) && want != f32b(big), "the two orders differ");
+  CHECK(ps.items == 4 && ps.lock_stalls == 2 && ps.stalls == 3 && ps.cycles == 8 &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == want,
+        "push conflict: the lock's order (1, 1, 2^24, 1), 3 stalls of which 2 by the lock");
   /* bad edges: skipped and counted */
   const uint64_t before = gnn_model_bad_edges(m);
   gnn_mem_wr(m, 500, 7u | 0u << 16), gnn_mem_wr(m, 501, 0u | 9u << 16);
@@ -1376,7 +1385,7 @@ static void test_graph_grun(void) {
   q.ebase = 20, q.count = 1;
   gexec(m, gnn_enc_grun(&q));
   CHECK(gnn_model_bad_edges(m) == before + 2 && gnn_model_grun_stats(m).items == 0 &&
-            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == f32b(10.0f),
+            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == want,
         "two bad edges (index 7 and 9 >= nodes 6) counted, nothing changed");
   gnn_model_free(m);
 }

@@ -1,6 +1,6 @@
-/* gnnerator.h -- golden model of the GNNerator Dense Engine (rtl/gnnerator) and the formats its
- * compiler, harnesses and tests share: the dense ISA encoding, the error codes, the buffer and
- * DRAM layouts of each dataflow, the bit-exact arithmetic, and the cycle model.
+/* gnnerator.h -- golden model of GNNerator (rtl/gnnerator): its Dense Engine and its Graph Engine
+ * (GRAPH ENGINE below), and the formats its compilers, harnesses and tests share: the dense ISA
+ * encoding, the error codes, the buffer and DRAM layouts of each dataflow, the bit-exact arithmetic, and the cycle model.
  * docs/gnnerator.md has the same definitions with the reasons.
  *
  * ENGINE.  An R x C systolic array of fp32 PEs (each one fused multiply-add: one rounding,
@@ -128,7 +128,8 @@
  * addr+(n-1)*stride+P-1, IF/MF addr+(n-1)*stride+dim-1).
  * ISSUE: graph instructions go to three more units, GLD (GLOAD), GST (GSTORE) and GEX (GRUN,
  * GFILL), under the same rules (banks: EDGE, IF, MF two each; DRAM ranges: every loading unit
- * against every storing unit).  This in-order issue is the GNNerator Controller: a GLOAD of
+ * against every storing unit, and ST against GST: two stores to overlapping ranges keep their
+ * order).  This in-order issue is the GNNerator Controller: a GLOAD of
  * features the Dense Engine STOREs waits for that STORE (dense first), a dense LOAD of
  * aggregated features waits for their GSTORE (graph first).
 *

@@ -21,7 +21,9 @@
 //            banks: EDGE, IF, MF), so the issue logic is the GNNerator Controller: a graph load
 //            of features waits for the dense STOREs of them (dense first), a dense LOAD of
 //            aggregated features for their GSTORE (graph first); two store units never write
-//            overlapping DRAM ranges at once. bad_edges_o counts the GRUNs' bad edges.
+//            overlapping DRAM ranges at once. bad_edges_o counts the GRUNs' bad edges,
+//            gex_cycles_o the cycles GEX was busy (the model's GRUN TIMING, checked by the
+//            harness on every run).
 //
 //            Memory port: one request a cycle (read or write) of up to Pw contiguous words at a
 //            word address; read data come back in order (fixed latency in the harness model) and
@@ -72,6 +74,7 @@ module gnnerator #(
   output wire [2:0]       status_err_o,
   output wire             idle_o,
   output wire [31:0]      bad_edges_o,
+  output wire [31:0]      gex_cycles_o,   // cycles GEX has been busy (GRUN, GFILL); wraps
   // memory port
   output wire             mem_req_valid_o,
   input  wire             mem_req_ready_i,
@@ -442,6 +445,13 @@ module gnnerator #(
                         gst_hi_q, gd_err, gd_unit, gd_banks, gd_lo, gd_hi};
     end
   endgenerate
+
+  reg [31:0] gex_cyc_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)       gex_cyc_q <= 32'd0;
+    else if (gex_busy) gex_cyc_q <= gex_cyc_q + 32'd1;
+  end
+  assign gex_cycles_o = gex_cyc_q;
 
   // ---------------------------------------------------------------- memory port arbiter
   // Round-robin over LD, ST, GLD, GST (cc_rr_arbiter: the grant holds until taken). With the

@@ -4,8 +4,8 @@
  * reference of the layer.
  *
  * usage: gnn_layer --net gcn|sage|pool GRAPH [--f F] [--h H] [--act none|relu] [--push]
- *          [--order dst|src] [--block-d B] [--shard-n N] [--dense-first auto|0|1] [CFG]
- *          [--addr-w A] [--seed S] [--run] [--summary] [-o FILE|-]
+ *          [--order dst|src] [--block-d B] [--full] [--shard-n N] [--dense-first auto|0|1]
+ *          [CFG] [--addr-w A] [--seed S] [--run | --cycles [--lat L]] [--summary] [-o FILE|-]
  *   GRAPH: --preset cora|citeseer|pubmed (the paper's counts, a power-law graph; F defaults to
  *          the preset's features) | --nv N --ne E (a generated graph) | --edges FILE |
  *          --csr FILE | --planetoid PREFIX [--drop-missing] (gnn_graph.h formats); F defaults
@@ -16,7 +16,14 @@
  * The features X (random in [-1, 1), or the Planetoid 0/1 features) and the weights (random in
  * [-1, 1)) are a function of --seed.  --run executes the program on the golden model and
  * checks Z against gnn_layer_ref (exit 1 on a mismatch), printing the GRUN schedule's cycles
- * and stalls.  --summary prints one line:
+ * and stalls.  --full sizes the shards for the whole feature (GNNerator-full: no dimension
+ * blocking) while moving it in --block-d slices.  --cycles (no data: the Dense Engine's
+ * arithmetic is skipped) times the layer's stages: the Graph Engine's GRUN/GFILL cycles (exact,
+ * GRUN TIMING) and its memory requests (one a cycle at most), the Dense Engine's program alone
+ * on gnn_cycles (exact, memory latency --lat, default 100):
+ *   gnn_layer: cycles gex=.. gmem=.. graph=max(gex, gmem) dense=.. bound=max(graph, dense)
+ *   serial=graph+dense stalls=.. lock_stalls=.. items=..
+ * --summary prints one line:
  *   net=.. nv=.. edges=.. f=.. h=.. n_shard=.. S=.. shards=.. blocks=.. block_d=.. insns=..
  *   gruns=.. feat_rd_blocks=.. feat_wr_blocks=.. rd_words=.. wr_words=..
  * Bad arguments or files: one line "gnn_layer: <reason>" on stderr, exit status 1.
@@ -48,7 +55,8 @@ int main(int argc, char **argv) {
   const char *act_s = "relu", *order = "dst", *df_s = "auto", *out = NULL;
   long nv = 0, ne = -1, f = 0, h = 16, block_d = 0, shard_n = 0, seed = 1, addr_w = 0;
   long rows = 4, cols = 4, depth = 32, gpes = 4, lanes = 4, edepth = 256, fdepth = 64, mdepth = 64;
-  int push = 0, run = 0, summary = 0, paper = 0, drop_missing = 0;
+  int push = 0, run = 0, summary = 0, paper = 0, drop_missing = 0, full = 0, cycles = 0;
+  long lat = 100;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = 1;
@@ -98,6 +106,12 @@ int main(int argc, char **argv) {
       push = 1, takes = 0;
     } else if (!strcmp(a, "--run")) {
       run = 1, takes = 0;
+    } else if (!strcmp(a, "--cycles")) {
+      cycles = 1, takes = 0;
+    } else if (!strcmp(a, "--full")) {
+      full = 1, takes = 0;
+    } else if (!strcmp(a, "--lat")) {
+      lat = cutil_opt_long(kProg, a, v, 1, 1000);
     } else if (!strcmp(a, "--summary")) {
       summary = 1, takes = 0;
     } else if (!strcmp(a, "--paper")) {
@@ -124,6 +138,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(df_s, "0") || !strcmp(df_s, "1")) o.dense_first = df_s[0] - '0';
   else cutil_die(kProg, "--dense-first: '%s' is not auto, 0 or 1", df_s);
   o.push = push;
+  if (run && cycles) cutil_die(kProg, "--run excludes --cycles");
   o.block_d = (unsigned)block_d;
   o.shard_n = (unsigned)shard_n;
   const int sources = !!preset + !!(nv || ne >= 0) + !!edges + !!csr + !!planetoid;
@@ -158,6 +173,7 @@ int main(int argc, char **argv) {
   if (!f) f = 16;
   o.f = (unsigned)f;
   o.h = (unsigned)h;
+  o.full = full;
 
   gnn_cfg_t cfg;
   if (paper) {
@@ -231,6 +247,42 @@ int main(int argc, char **argv) {
       printf("gnn_layer: check ok (%" PRIu64 " outputs within tolerance)\n", N * Hh);
     }
     free(z);
+    gnn_model_free(m);
+  }
+  if (cycles) {
+    gnn_model_t *m = gnn_wl_model(&wl);
+    gnn_prog_t dense;
+    gnn_prog_init(&dense);
+    if (!m) cutil_die(kProg, "out of memory");
+    uint64_t gex = 0, gmem = 0, items = 0, stalls = 0, lock = 0;
+    for (size_t i = 0; i < wl.prog.n; i++) {
+      const gnn_insn_t *in = &wl.prog.insn[i];
+      const unsigned op = gnn_get(in, GNN_F_OP);
+      if (op < GNN_OP_GLOAD) {
+        if (gnn_prog_push(&dense, *in) != 0) cutil_die(kProg, "out of memory");
+        continue;
+      }
+      if (gnn_model_exec(m, in) != GNN_OK) cutil_die(kProg, "instruction %zu has an error", i);
+      if (op == GNN_OP_GRUN || op == GNN_OP_GFILL) {
+        const gnn_grun_stats_t s = gnn_model_grun_stats(m);
+        gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
+      } else {
+        const uint64_t n = gnn_get(in, GNN_G_N), dim = gnn_get(in, GNN_G_DIM);
+        gmem += gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? n : n * ((dim + cfg.lanes - 1) / cfg.lanes);
+      }
+    }
+    gnn_memtiming_t mt = {(int)lat};
+    gnn_cyc_stats_t cs;
+    memset(&cs, 0, sizeof cs);
+    if (dense.n && gnn_cycles(&cfg, &mt, dense.insn, dense.n, &cs) != 0)
+      cutil_die(kProg, "the dense cycle model refused the program");
+    const uint64_t graph = gex > gmem ? gex : gmem;
+    printf("gnn_layer: cycles gex=%" PRIu64 " gmem=%" PRIu64 " graph=%" PRIu64 " dense=%" PRIu64
+           " bound=%" PRIu64 " serial=%" PRIu64 " stalls=%" PRIu64 " lock_stalls=%" PRIu64
+           " items=%" PRIu64 "\n",
+           gex, gmem, graph, cs.cycles, graph > cs.cycles ? graph : cs.cycles, graph + cs.cycles,
+           stalls, lock, items);
+    gnn_prog_free(&dense);
     gnn_model_free(m);
   }
   if (out) {

@@ -478,7 +478,7 @@ int gnn_compile_layer(const gnn_cfg_t *cfg, const gnn_graph_t *g, const gnn_laye
     gnn_alg3_params_t a3;
     memset(&a3, 0, sizeof a3);
     a3.p = (unsigned)P;
-    a3.block_d = (unsigned)(ch * L);
+    a3.block_d = o->full ? (unsigned)(cdiv(D, L) * L) : (unsigned)(ch * L);
     a3.if_feat = if_feat;
     a3.of_feat = 1;
     a3.elem_bytes = 4;
@@ -693,7 +693,8 @@ int gnn_layer_ref(const gnn_graph_t *g, const gnn_layer_opts_t *o, const uint32_
                   const uint32_t *w, const uint32_t *wp, double *ref, double *mag) {
   const uint32_t nv = g->nv;
   const unsigned F = o->f, H = o->h;
-  /* adjacency with self loops: in-lists from the edge list (duplicates kept once) */
+  /* degrees with self loops, every listed edge counted (as the compiler does; the readers and
+     the generator keep a duplicate edge once) */
   uint64_t *deg = calloc(nv, sizeof *deg);
   unsigned char *self = calloc(nv, 1);
   double *agg = calloc((size_t)nv * F, sizeof *agg), *amag = calloc((size_t)nv * F, sizeof *amag);

@@ -22,6 +22,7 @@ QUICK=1 runs fewer shapes (a smoke run).
 """
 import math
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -342,3 +343,7 @@ def area_section():
 
 if __name__ == "__main__":
     main()
+    # the graph study (docs/results/gnnerator_graph.md)
+    sys.exit(subprocess.call([sys.executable,
+                              os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                           "bench_gnnerator_graph.py")]))

@@ -303,7 +303,8 @@ static void exec_gload(gnn_model_t *m, gnn_gstate_t *g, const gnn_insn_t *in, in
   const unsigned p = (unsigned)g->p, l = (unsigned)g->l;
   if (mem == GNN_MEM_EDGE) {
     for (uint64_t i = 0; i < n; i++)
-      for (unsigned q = 0; q < p; q++) *gline(g, GNN_MEM_EDGE, q, base + i) = gnn_mem_rd(m, addr + i * stride + q);
+      for (unsigned q = 0; q < p; q++)
+        *gline(g, GNN_MEM_EDGE, q, base + i) = gnn_mem_rd(m, addr + i * stride + q);
     return;
   }
   const unsigned ch = (unsigned)cdiv(dim, l);
@@ -336,7 +337,8 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
   gpe_t *s = calloc(p, sizeof *s);
   /* per memory: IF0 / IF1 port line taken this cycle (-1 free), MF port taken, the lock */
   long *t0 = malloc(p * sizeof *t0), *t1 = malloc(p * sizeof *t1);
-  int *tm = malloc(p * sizeof *tm), *lk_v = calloc(p, sizeof *lk_v), *nlk_v = malloc(p * sizeof *nlk_v);
+  int *tm = malloc(p * sizeof *tm), *lk_v = calloc(p, sizeof *lk_v);
+  int *nlk_v = malloc(p * sizeof *nlk_v);
   unsigned *lk_line = calloc(p, sizeof *lk_line), *lk_gpe = calloc(p, sizeof *lk_gpe);
   unsigned *nlk_line = malloc(p * sizeof *nlk_line), *nlk_gpe = malloc(p * sizeof *nlk_gpe);
   int *grant = malloc(p * sizeof *grant);

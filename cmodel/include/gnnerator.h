@@ -1,6 +1,7 @@
 /* gnnerator.h -- golden model of GNNerator (rtl/gnnerator): its Dense Engine and its Graph Engine
  * (GRAPH ENGINE below), and the formats its compilers, harnesses and tests share: the dense ISA
- * encoding, the error codes, the buffer and DRAM layouts of each dataflow, the bit-exact arithmetic, and the cycle model.
+ * encoding, the error codes, the buffer and DRAM layouts of each dataflow, the bit-exact
+ * arithmetic, and the cycle model.
  * docs/gnnerator.md has the same definitions with the reasons.
  *
  * ENGINE.  An R x C systolic array of fp32 PEs (each one fused multiply-add: one rounding,
@@ -108,7 +109,8 @@
  *                 f = sfu(a);  MF[d] line mf+(d/P)*ch+c = red(that MF line, f)   (per lane)
  *               apply: pass a = x0; add fma(x0, 1.0, x1); mul fma(x0, x1, -0.0); mulm
  *               fma(x0, m, -0.0) with m the MF line's value (a per-node scale: GCN's and
- *               GraphSage's normalisation; IF1 is read only for add and mul).  sfu: ReLU as ACT.  red: write f; sum add(m, f);
+ *               GraphSage's normalisation; IF1 is read only for add and mul).  sfu: ReLU as ACT.
+ *               red: write f; sum add(m, f);
  *               max / min: NaN in either -> 0x7FC00000, else the larger / smaller with
  *               -0 < +0.  Null edges are skipped; an edge with s or d >= nodes is a BAD EDGE:
  *               skipped and counted (gnn_model_bad_edges; the RTL's bad_edges_o), nothing else
@@ -116,11 +118,12 @@
  *               writes (an edge in the GPE of its destination / of its source); the hardware is
  *               the same for both.
  * ORDER OF A GRUN (the arithmetic depends on it only where two items reach one MF line): the
- * items reach MF in the order gnn_grun_sched() gives, which is the RTL's cycle-by-cycle
+ * items reach MF in the order the model's GRUN execution gives, which is the RTL's cycle-by-cycle
  * arbitration (GRUN TIMING below): pull sums follow each GPE's edge order exactly; push sums
  * from several GPEs into one destination follow the lock grants, reproduced by the model.
  * Graph errors (codes as above): OPCODE op not 1..6 / 8..11, or 8..11 with P = 0; FIELD a
- * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, sfu >= 2, stream mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
+ * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, sfu >= 2, stream
+ * mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
  * GRUN nodes, ch or (edge mode) count = 0; WIDTH IF/MF dim = 0; RANGE an on-chip range not in
  * one bank (GLOAD/GSTORE: EDGE [base, base+n) or the node block's lines; GFILL MF [base,
  * base+n); GRUN in the order EDGE [ebase, ebase+count), IF0, IF1 (add/mul), MF: each
@@ -245,9 +248,10 @@ typedef struct {
 /* Fills cfg; returns 0, or -1 for a value out of range. */
 int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth, int out_depth,
                  int addr_w);
-/* Adds a Graph Engine of `gpes` GPEs of `lanes` lanes (both powers of two) with e/f/m_depth entries or lines per
- * bank of each GPE's EDGE, IF and MF memories (1..32768); gpes must be <= max(lw, lanes) (an
- * edge line is one word per GPE). Returns 0, or -1 for a value out of range. */
+/* Adds a Graph Engine of `gpes` GPEs of `lanes` lanes (both powers of two) with e/f/m_depth
+ * entries or lines per bank of each GPE's EDGE, IF and MF memories (1..32768); gpes must be
+ * <= max(lw, lanes) (an edge line is one word per GPE). Returns 0, or -1 for a value out of
+ * range. */
 int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth, int m_depth);
 /* The paper's GNNerator: Dense Engine 64 x 64, 6 MiB of buffers split equally (2 MiB each, two
  * banks of 1 MiB = 4096 lines of 64 words); Graph Engine 32 GPEs x 32 lanes, 24 MiB split
@@ -312,8 +316,8 @@ uint64_t gnn_model_bad_edges(const gnn_model_t *m);
  * GPE presented an item without a grant (all stalls, and those where the lock was one cause). */
 typedef struct { uint64_t cycles, items, stalls, lock_stalls, bad_edges; } gnn_grun_stats_t;
 gnn_grun_stats_t gnn_model_grun_stats(const gnn_model_t *m);
-/* Every DRAM write beat of the STOREs and GSTOREs executed so far is appended to a log the caller drains:
- * returns the number of beats logged since the last call and copies up to max of them. */
+/* Every DRAM write beat of the STOREs and GSTOREs executed so far is appended to a log the
+ * caller drains: returns the number of beats logged since the last call and copies up to max of them. */
 typedef struct { uint64_t addr; unsigned words; uint32_t data[64]; } gnn_beat_t;
 size_t gnn_model_take_beats(gnn_model_t *m, gnn_beat_t *out, size_t max);
 

@@ -120,27 +120,7 @@ module gnn_dec #(
   end
   wire [33:0] in_lines = {1'b0, in_l}, wt_lines = {1'b0, wt_l}, out_lines = {1'b0, out_l};
 
-  // A range [base, base + lines) lies inside one bank of a buffer of 2 x depth lines.
-  function automatic in_bank(input [15:0] base, input [33:0] lines, input integer depth);
-    reg [33:0] first, last, dep;
-    reg [31:0] d32;
-    begin
-      first   = {18'd0, base};
-      d32     = depth;
-      dep     = {2'b00, d32};
-      last    = first + lines - 34'd1;
-      in_bank = (last < (dep << 1)) && ((first < dep) == (last < dep));
-    end
-  endfunction
-  function automatic bank_of(input [15:0] base, input integer depth);
-    reg [33:0] dep;
-    reg [31:0] d32;
-    begin
-      d32     = depth;
-      dep     = {2'b00, d32};
-      bank_of = {18'd0, base} >= dep;
-    end
-  endfunction
+  `include "gnn_bank.vh"
 
   wire [33:0] n_lines = {18'd0, f16};  // MADD/ACT/COPY
   wire [33:0] src0_x  = {18'd0, f48};
@@ -155,15 +135,16 @@ module gnn_dec #(
 
   localparam integer LwInt = Lw;
   localparam [7:0]   LwW   = LwInt[7:0];
-  wire        ld_depth_ok = (bufsel == 2'd0) ? in_bank(f16, {18'd0, f32}, InDepth) :
-                            (bufsel == 2'd1) ? in_bank(f16, {18'd0, f32}, WtDepth) :
-                                               in_bank(f16, {18'd0, f32}, OutDepth);
-  wire        ld_bank     = (bufsel == 2'd0) ? bank_of(f16, InDepth) :
-                            (bufsel == 2'd1) ? bank_of(f16, WtDepth) : bank_of(f16, OutDepth);
-  wire        b_in  = bank_of(f64, InDepth);
-  wire        b_wt  = bank_of(f80, WtDepth);
-  wire        b_out = bank_of(f96, OutDepth);
-  wire        b_src = bank_of(f48, OutDepth);
+  wire        ld_depth_ok = (bufsel == 2'd0) ? gnn_in_bank(f16, {18'd0, f32}, InDepth) :
+                            (bufsel == 2'd1) ? gnn_in_bank(f16, {18'd0, f32}, WtDepth) :
+                                               gnn_in_bank(f16, {18'd0, f32}, OutDepth);
+  wire        ld_bank     = (bufsel == 2'd0) ? gnn_bank_of(f16, InDepth) :
+                            (bufsel == 2'd1) ? gnn_bank_of(f16, WtDepth) :
+                                               gnn_bank_of(f16, OutDepth);
+  wire        b_in  = gnn_bank_of(f64, InDepth);
+  wire        b_wt  = gnn_bank_of(f80, WtDepth);
+  wire        b_out = gnn_bank_of(f96, OutDepth);
+  wire        b_src = gnn_bank_of(f48, OutDepth);
 
   always @(*) begin
     err_o     = EOk;
@@ -188,16 +169,16 @@ module gnn_dec #(
       OpMatmul: begin
         if ((insn_i & RsvMatmul) != 128'd0 || df == 2'd3 || act_hi) err_o = EField;
         else if (f16 == 16'd0 || f32 == 16'd0 || f48 == 16'd0)      err_o = ESize;
-        else if (!in_bank(f64, in_lines, InDepth) || !in_bank(f80, wt_lines, WtDepth) ||
-                 !in_bank(f96, out_lines, OutDepth))                 err_o = ERange;
+        else if (!gnn_in_bank(f64, in_lines, InDepth) || !gnn_in_bank(f80, wt_lines, WtDepth) ||
+                 !gnn_in_bank(f96, out_lines, OutDepth))                 err_o = ERange;
         banks_o = {b_out, !b_out, b_wt, !b_wt, b_in, !b_in};
       end
       OpMadd, OpAct: begin
         if ((insn_i & ((op == OpMadd) ? RsvMadd : RsvAct)) != 128'd0 || act_hi) err_o = EField;
         else if (f16 == 16'd0)                                              err_o = ESize;
-        else if (!in_bank(f48, n_lines, OutDepth) ||
-                 (op == OpMadd && !in_bank(f64, n_lines, InDepth)) ||
-                 !in_bank(f96, n_lines, OutDepth))                          err_o = ERange;
+        else if (!gnn_in_bank(f48, n_lines, OutDepth) ||
+                 (op == OpMadd && !gnn_in_bank(f64, n_lines, InDepth)) ||
+                 !gnn_in_bank(f96, n_lines, OutDepth))                          err_o = ERange;
         else if (overlap)                                                   err_o = EOverlap;
         banks_o = {b_out | b_src, !b_out | !b_src, 2'b00,
                    (op == OpMadd) & b_in, (op == OpMadd) & !b_in};
@@ -205,7 +186,8 @@ module gnn_dec #(
       OpCopy: begin
         if ((insn_i & RsvCopy) != 128'd0)                                   err_o = EField;
         else if (f16 == 16'd0)                                              err_o = ESize;
-        else if (!in_bank(f48, n_lines, OutDepth) || !in_bank(f64, n_lines, InDepth)) err_o = ERange;
+        else if (!gnn_in_bank(f48, n_lines, OutDepth) ||
+                 !gnn_in_bank(f64, n_lines, InDepth))                 err_o = ERange;
         banks_o = {b_src, !b_src, 2'b00, b_in, !b_in};
       end
       default: err_o = EOpcode;

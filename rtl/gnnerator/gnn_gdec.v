@@ -74,39 +74,21 @@ module gnn_gdec #(
       blk_lines = {17'd0, rows} * {26'd0, chn};
     end
   endfunction
-  // A range [first, first + lines) lies inside one bank of 2 x depth.
-  function automatic in_bank(input [15:0] first, input [33:0] lines, input integer depth);
-    reg [33:0] f, last, dep;
-    reg [31:0] d32;
-    begin
-      f       = {18'd0, first};
-      d32     = depth;
-      dep     = {2'b00, d32};
-      last    = f + lines - 34'd1;
-      in_bank = (last < (dep << 1)) && ((f < dep) == (last < dep));
-    end
-  endfunction
-  function automatic bank_of(input [15:0] first, input integer depth);
-    reg [31:0] d32;
-    begin
-      d32     = depth;
-      bank_of = {16'd0, first} >= d32;
-    end
-  endfunction
+  `include "gnn_bank.vh"
 
   wire [8:0]  ch_mem  = ({1'b0, dim} + L9 - 9'd1) >> LogL;   // GLOAD/GSTORE lines a node
   wire        unused_bits = ^{sfu[0], ch_mem[8]};   // (ch_mem < 256: dim < 256)
   wire [33:0] mem_lines = (mem == 2'd0) ? {18'd0, n} : blk_lines(n, ch_mem[7:0]);
   wire [33:0] run_lines = blk_lines(nodes, ch);
-  wire        mem_ok  = (mem == 2'd0) ? in_bank(base, mem_lines, EdgeDepth) :
-                        (mem == 2'd1) ? in_bank(base, mem_lines, IfDepth) :
-                                        in_bank(base, mem_lines, MfDepth);
-  wire        mem_bank = (mem == 2'd0) ? bank_of(base, EdgeDepth) :
-                         (mem == 2'd1) ? bank_of(base, IfDepth) : bank_of(base, MfDepth);
-  wire        run_ok  = (!edges || in_bank(base, {18'd0, n}, EdgeDepth)) &&
-                        in_bank(if0, run_lines, IfDepth) &&
-                        (!use1 || in_bank(if1, run_lines, IfDepth)) &&
-                        in_bank(mf, run_lines, MfDepth);
+  wire        mem_ok  = (mem == 2'd0) ? gnn_in_bank(base, mem_lines, EdgeDepth) :
+                        (mem == 2'd1) ? gnn_in_bank(base, mem_lines, IfDepth) :
+                                        gnn_in_bank(base, mem_lines, MfDepth);
+  wire        mem_bank = (mem == 2'd0) ? gnn_bank_of(base, EdgeDepth) :
+                         (mem == 2'd1) ? gnn_bank_of(base, IfDepth) : gnn_bank_of(base, MfDepth);
+  wire        run_ok  = (!edges || gnn_in_bank(base, {18'd0, n}, EdgeDepth)) &&
+                        gnn_in_bank(if0, run_lines, IfDepth) &&
+                        (!use1 || gnn_in_bank(if1, run_lines, IfDepth)) &&
+                        gnn_in_bank(mf, run_lines, MfDepth);
 
   // DRAM range: [addr, addr + (n-1)*stride + w), w = P (EDGE) or dim.
   wire [7:0]  dram_w   = (mem == 2'd0) ? P8 : dim;
@@ -115,11 +97,11 @@ module gnn_gdec #(
   wire [49:0] dram_end = addr_x + {2'b00, dram_span} + {42'd0, dram_w};
   wire        dram_ok  = dram_end <= (50'd1 << AddrW);
 
-  wire b_e = bank_of(base, EdgeDepth);
-  wire b_0 = bank_of(if0, IfDepth);
-  wire b_1 = bank_of(if1, IfDepth);
-  wire b_m = bank_of(mf, MfDepth);
-  wire b_f = bank_of(base, MfDepth);
+  wire b_e = gnn_bank_of(base, EdgeDepth);
+  wire b_0 = gnn_bank_of(if0, IfDepth);
+  wire b_1 = gnn_bank_of(if1, IfDepth);
+  wire b_m = gnn_bank_of(mf, MfDepth);
+  wire b_f = gnn_bank_of(base, MfDepth);
 
   always @(*) begin
     err_o     = EOk;
@@ -144,7 +126,7 @@ module gnn_gdec #(
     end else if (op == OpGfill) begin
       if ((insn_i & RsvFill) != 128'd0)                             err_o = EField;
       else if (n == 16'd0)                                          err_o = ESize;
-      else if (!in_bank(base, {18'd0, n}, MfDepth))                 err_o = ERange;
+      else if (!gnn_in_bank(base, {18'd0, n}, MfDepth))                 err_o = ERange;
       banks_o = {b_f, !b_f, 10'd0};
     end else begin  // GRUN
       if ((insn_i & RsvRun) != 128'd0 || mem[1] || sfu[1] || stream_bad)

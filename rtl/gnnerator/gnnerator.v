@@ -245,21 +245,29 @@ module gnnerator #(
   wire ov_gst = gst_busy && (h_lo_q < gst_hi_q) && (gst_lo_q < h_hi_q);
   wire ov_gld = gld_busy && (h_lo_q < gld_hi_q) && (gld_lo_q < h_hi_q);
 
+  // banks the other units in flight use, per unit of the head (a unit never waits for itself:
+  // a LOAD may follow a LOAD whose data are still arriving, both written in order)
+  wire [11:0] dense_use  = ex_use | dr_use;
+  wire [11:0] graph_use  = gld_use | gst_use | gex_use;
+  wire [11:0] not_ld     = st_use | dense_use | graph_use;
+  wire [11:0] not_st     = ld_use | dense_use | graph_use;
+  wire [11:0] not_gld    = ld_use | st_use | dense_use | gst_use | gex_use;
+  wire [11:0] not_gst    = ld_use | st_use | dense_use | gld_use | gex_use;
+  wire [11:0] not_gex    = ld_use | st_use | dense_use | gld_use | gst_use;
+  wire [11:0] not_ex     = ld_use | st_use | graph_use;
+
   reg can_go;
   always @(*) begin
     case (h_unit_q)
-      UnitLd:  can_go = !ld_busy && !ov_st && !ov_gst &&
-                        ((h_banks_q & (st_use | ex_use | dr_use | gld_use | gst_use | gex_use)) == 12'd0);
+      UnitLd:  can_go = !ld_busy && !ov_st && !ov_gst && ((h_banks_q & not_ld) == 12'd0);
       UnitSt:  can_go = !st_busy && !ov_ld && !ov_gld && !ov_gst &&
-                        ((h_banks_q & (ld_use | ex_use | dr_use | gld_use | gst_use | gex_use)) == 12'd0);
-      UnitGld: can_go = !gld_busy && !ov_st && !ov_gst &&
-                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gst_use | gex_use)) == 12'd0);
+                        ((h_banks_q & not_st) == 12'd0);
+      UnitGld: can_go = !gld_busy && !ov_st && !ov_gst && ((h_banks_q & not_gld) == 12'd0);
       UnitGst: can_go = !gst_busy && !ov_ld && !ov_gld && !ov_st &&
-                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gld_use | gex_use)) == 12'd0);
-      UnitGex: can_go = !gex_busy &&
-                        ((h_banks_q & (ld_use | st_use | ex_use | dr_use | gld_use | gst_use)) == 12'd0);
+                        ((h_banks_q & not_gst) == 12'd0);
+      UnitGex: can_go = !gex_busy && ((h_banks_q & not_gex) == 12'd0);
       default: can_go = (!ex_busy || ex_last) && (h_os_mm || !dr_inflight) &&
-                        ((h_banks_q & (ld_use | st_use | gld_use | gst_use | gex_use)) == 12'd0);
+                        ((h_banks_q & not_ex) == 12'd0);
     endcase
   end
   assign issue = h_v_q && (!h_ok || can_go);

@@ -178,8 +178,8 @@ int main(int argc, char **argv) {
   gnn_cfg_t cfg;
   if (paper) {
     gnn_cfg_paper(&cfg);
-  } else if (gnn_cfg_init(&cfg, (int)rows, (int)cols, (int)depth, (int)depth, (int)depth, 32) != 0 ||
-             gnn_cfg_graph(&cfg, (int)gpes, (int)lanes, (int)edepth, (int)fdepth, (int)mdepth) != 0) {
+  } else if (gnn_cfg_init(&cfg, (int)rows, (int)cols, (int)depth, (int)depth, (int)depth, 32) ||
+             gnn_cfg_graph(&cfg, (int)gpes, (int)lanes, (int)edepth, (int)fdepth, (int)mdepth)) {
     cutil_die(kProg, "invalid configuration (P and L powers of two, P <= max(R, C, L))");
   }
   /* data: X (the file's features when it has F of them), W, Wp */
@@ -268,7 +268,8 @@ int main(int argc, char **argv) {
         gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
       } else {
         const uint64_t n = gnn_get(in, GNN_G_N), dim = gnn_get(in, GNN_G_DIM);
-        gmem += gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? n : n * ((dim + cfg.lanes - 1) / cfg.lanes);
+        const uint64_t ch = (dim + (uint64_t)cfg.lanes - 1) / (uint64_t)cfg.lanes;
+        gmem += gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? n : n * ch;
       }
     }
     gnn_memtiming_t mt = {(int)lat};

@@ -119,9 +119,10 @@ static gnn_insn_t bad_insn(gz_t *z, int e) {
       break;
     case GNN_E_FIELD:
       if (gu(z, 2)) { /* a reserved bit */
-        const unsigned bit = op == GNN_OP_GFILL ? (gu(z, 2) ? 4 + (unsigned)gu(z, 12) : 80 + (unsigned)gu(z, 48))
-                             : op == GNN_OP_GRUN ? (gu(z, 2) ? 14 + (unsigned)gu(z, 2) : 120 + (unsigned)gu(z, 8))
-                                                 : (gu(z, 2) ? 6 + (unsigned)gu(z, 2) : 112 + (unsigned)gu(z, 16));
+        const unsigned bit =
+            op == GNN_OP_GFILL  ? (gu(z, 2) ? 4 + (unsigned)gu(z, 12) : 80 + (unsigned)gu(z, 48))
+            : op == GNN_OP_GRUN ? (gu(z, 2) ? 14 + (unsigned)gu(z, 2) : 120 + (unsigned)gu(z, 8))
+                                : (gu(z, 2) ? 6 + (unsigned)gu(z, 2) : 112 + (unsigned)gu(z, 16));
         in.w[bit / 32] |= 1u << (bit % 32);
       } else if (op == GNN_OP_GRUN) {
         if (gu(z, 2)) gnn_set(&in, GNN_G_MODE, 2 + (unsigned)gu(z, 2));
@@ -671,8 +672,10 @@ int gnn_compile_layer(const gnn_cfg_t *cfg, const gnn_graph_t *g, const gnn_laye
     const gnn_insn_t *in = &wl->prog.insn[i];
     const unsigned op = gnn_get(in, GNN_F_OP);
     const uint64_t nn = gnn_get(in, GNN_G_N);
-    if (op == GNN_OP_LOAD) info->rd_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
-    if (op == GNN_OP_STORE) info->wr_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
+    if (op == GNN_OP_LOAD)
+      info->rd_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
+    if (op == GNN_OP_STORE)
+      info->wr_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
     if (op == GNN_OP_GLOAD)
       info->rd_words += nn * (gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? P : gnn_get(in, GNN_G_DIM));
     if (op == GNN_OP_GSTORE) info->wr_words += nn * gnn_get(in, GNN_G_DIM);
@@ -762,7 +765,8 @@ int gnn_layer_ref(const gnn_graph_t *g, const gnn_layer_opts_t *o, const uint32_
       }
       if (o->net != GNN_NET_GCN)
         for (unsigned k = 0; k < F; k++) {
-          const double t = (double)cutil_f32(x[(size_t)v * F + k]) * cutil_f32(w[(size_t)(F + k) * H + j]);
+          const double t =
+              (double)cutil_f32(x[(size_t)v * F + k]) * cutil_f32(w[(size_t)(F + k) * H + j]);
           s += t;
           m += fabs(t);
         }

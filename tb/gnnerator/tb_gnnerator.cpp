@@ -120,7 +120,10 @@ static void mem_cycle(Bench *b) {
     auto &d = b->beats_exp[0], &g = b->beats_exp[1];
     const bool dm = !d.empty() && d.front().second.addr == addr;
     const bool gm = !g.empty() && g.front().second.addr == addr;
-    auto *q = (dm && (!gm || d.front().first < g.front().first)) ? &d : gm ? &g : !d.empty() ? &d : &g;
+    auto *q = (dm && (!gm || d.front().first < g.front().first)) ? &d
+              : gm                                               ? &g
+              : !d.empty()                                       ? &d
+                                                                 : &g;
     gnn_beat_t exp;
     size_t got = q->empty() ? 0 : 1;
     if (got) exp = q->front().second, q->pop_front();
@@ -297,7 +300,8 @@ static bool graph_stream(Bench *b, const TbArgs *a, int bad_pct, gnn_wl_t *wl, c
   bool oom = false;
   while (i < wl->prog.n || j < gp.n) {
     const bool pro = i < dense_pro || j < graph_pro;
-    const bool pick_dense = j == gp.n || (i < wl->prog.n && (pro ? i < dense_pro : tb_rand_range(0, 1) == 0));
+    const bool pick_dense =
+        j == gp.n || (i < wl->prog.n && (pro ? i < dense_pro : tb_rand_range(0, 1) == 0));
     oom |= gnn_prog_push(&mix, pick_dense ? wl->prog.insn[i++] : gp.insn[j++]) != 0;
   }
   gnn_prog_free(&gp);

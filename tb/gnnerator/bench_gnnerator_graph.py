@@ -174,9 +174,10 @@ def main():
     md.append("## 4. Stage balance against the hidden size (Figure 3.7)\n")
     md.append("Cora, paper configuration, blocked; share of the Graph Engine's stage time "
               "(max of its compute and its requests) in graph + dense. GCN aggregates first "
-              "(as DGL does when the input is the smaller side it would not; here fixed so the "
-              "1433-word aggregation is measured); GraphSage and GraphSage-Pool as defined in "
-              "docs/gnnerator.md. The paper measured this on another accelerator: aggregation "
+              "(fixed with --dense-first 0, so the 1433-word aggregation is measured at every "
+              "hidden size; the graph stage does not depend on the hidden size then); GraphSage "
+              "and GraphSage-Pool as defined in docs/gnnerator.md (Pool's dense stage includes "
+              "the 1433 x 1433 pooling layer). The paper measured this on another accelerator: aggregation "
               "dominates small sizes, dense layers 1024, and always GraphSage-Max.\n")
     md.append("| hidden | GCN graph | GCN dense | GCN graph share | GraphSage graph | dense | "
               "share | Pool graph | dense | share |")
@@ -199,7 +200,7 @@ def main():
     # 5. RTL end to end
     md.append("## 5. End-to-end layers on the RTL (scaled configuration)\n")
     md.append("gnnerator_g8: 8 GPEs of 8 lanes with 1024 edge entries and 256 / 128 feature "
-              "lines a bank (1/32 of the paper's graph memory a GPE), a 2 x 2 Dense Engine; "
+              "lines a bank (EDGE and MF 1/32, IF 1/16 of a paper GPE's), a 2 x 2 Dense Engine; "
               "graphs with Cora's and Citeseer's vertex and edge counts, features scaled to 32 "
               "words (the full 1433 / 3703 are beyond RTL simulation on this machine), hidden 16, "
               "ReLU, memory latency 10. Every DRAM write, the result Z and the Graph Engine's busy "

@@ -325,9 +325,17 @@ static void exec_gload(gnn_model_t *m, gnn_gstate_t *g, const gnn_insn_t *in, in
 /* One GPE's walk (GRUN TIMING). */
 typedef struct {
   unsigned rd, c, j, nloc;
-  int nxv, curv;
+  int nxv, curv, grant;
   uint32_t nx, cur;
 } gpe_t;
+
+/* One GPE's memory ports in a cycle: the IF0 / IF1 line taken (-1 free) and the MF port taken
+ * (line, by which GPE).  The MF grant of cycle k is the lock of cycle k + 1. */
+typedef struct {
+  long if0, if1;
+  int mf;
+  unsigned mf_line, mf_gpe;
+} port_t;
 
 static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
   gnn_grun_t r;
@@ -335,16 +343,8 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
   const unsigned p = (unsigned)g->p, l = (unsigned)g->l;
   const int edges = r.mode == GNN_GM_EDGES, use1 = r.apply == GNN_AP_ADD || r.apply == GNN_AP_MUL;
   gpe_t *s = calloc(p, sizeof *s);
-  /* per memory: IF0 / IF1 port line taken this cycle (-1 free), MF port taken, the lock */
-  long *t0 = malloc(p * sizeof *t0), *t1 = malloc(p * sizeof *t1);
-  int *tm = malloc(p * sizeof *tm), *lk_v = calloc(p, sizeof *lk_v);
-  int *nlk_v = malloc(p * sizeof *nlk_v);
-  unsigned *lk_line = calloc(p, sizeof *lk_line), *lk_gpe = calloc(p, sizeof *lk_gpe);
-  unsigned *nlk_line = malloc(p * sizeof *nlk_line), *nlk_gpe = malloc(p * sizeof *nlk_gpe);
-  int *grant = malloc(p * sizeof *grant);
-  if (!s || !t0 || !t1 || !tm || !lk_v || !nlk_v || !lk_line || !lk_gpe || !nlk_line ||
-      !nlk_gpe || !grant)
-    gdie("out of memory");
+  port_t *now = calloc(p, sizeof *now), *lock = calloc(p, sizeof *lock);
+  if (!s || !now || !lock) gdie("out of memory");
   for (unsigned q = 0; q < p; q++) s[q].nloc = r.nodes > q ? (r.nodes - q + p - 1) / p : 0;
   gnn_grun_stats_t st = {0, 0, 0, 0, 0};
   int pend_write = 0;
@@ -356,12 +356,12 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
       st.cycles = k;
       break;
     }
-    for (unsigned q = 0; q < p; q++) t0[q] = t1[q] = -1, tm[q] = 0, nlk_v[q] = 0;
+    for (unsigned q = 0; q < p; q++) now[q] = (port_t){-1, -1, 0, 0, 0};
     pend_write = 0;
     for (unsigned i = 0; i < p; i++) {
       const unsigned q = (unsigned)((k + i) % p);
       gpe_t *e = &s[q];
-      grant[q] = 0;
+      e->grant = 0;
       unsigned x0, x1, d;
       if (edges) {
         if (!e->curv || e->cur == GNN_EDGE_NULL) continue;
@@ -378,19 +378,18 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
       const long l0 = (long)(r.if0 + (x0 / p) * r.ch + e->c);
       const long l1 = (long)(r.if1 + (x1 / p) * r.ch + e->c);
       const unsigned ld = r.mf + (d / p) * r.ch + e->c;
-      const int locked = lk_v[md] && lk_line[md] == ld && lk_gpe[md] != q;
-      const int ok = (t0[m0] < 0 || t0[m0] == l0) && (!use1 || t1[m1] < 0 || t1[m1] == l1) &&
-                     !tm[md] && !locked;
+      const int locked = lock[md].mf && lock[md].mf_line == ld && lock[md].mf_gpe != q;
+      const int ok = (now[m0].if0 < 0 || now[m0].if0 == l0) &&
+                     (!use1 || now[m1].if1 < 0 || now[m1].if1 == l1) && !now[md].mf && !locked;
       if (!ok) {
         st.stalls++;
         if (locked) st.lock_stalls++;
         continue;
       }
-      t0[m0] = l0;
-      if (use1) t1[m1] = l1;
-      tm[md] = 1;
-      nlk_v[md] = 1, nlk_line[md] = ld, nlk_gpe[md] = q;
-      grant[q] = 1;
+      now[m0].if0 = l0;
+      if (use1) now[m1].if1 = l1;
+      now[md].mf = 1, now[md].mf_line = ld, now[md].mf_gpe = q;
+      e->grant = 1;
       pend_write = 1;
       st.items++;
       const uint32_t *a0 = gline(g, GNN_MEM_IF, m0, (uint64_t)l0);
@@ -399,10 +398,10 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
       for (unsigned w = 0; w < l; w++) mf[w] = lane(&r, a0[w], use1 ? a1[w] : 0u, mf[w]);
     }
     for (unsigned q = 0; q < p; q++) {
-      lk_v[q] = nlk_v[q], lk_line[q] = nlk_line[q], lk_gpe[q] = nlk_gpe[q];
+      lock[q] = now[q];
       gpe_t *e = &s[q];
       if (!edges) {
-        if (grant[q] && ++e->c == r.ch) e->c = 0, e->j++;
+        if (e->grant && ++e->c == r.ch) e->c = 0, e->j++;
         continue;
       }
       int present = 0;
@@ -411,12 +410,12 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
         present = src < r.nodes && dst < r.nodes;
         if (!present) st.bad_edges++;
       }
-      const int done = e->curv && (!present || (grant[q] && e->c == r.ch - 1));
+      const int done = e->curv && (!present || (e->grant && e->c == r.ch - 1));
       const int take = e->nxv && (!e->curv || done);
       const int re = e->rd < r.count && (!e->nxv || take);
       if (take) e->cur = e->nx, e->curv = 1, e->c = 0;
       else if (done) e->curv = 0;
-      else if (grant[q]) e->c++;
+      else if (e->grant) e->c++;
       if (re) e->nx = *gline(g, GNN_MEM_EDGE, q, r.ebase + e->rd), e->nxv = 1, e->rd++;
       else if (take) e->nxv = 0;
     }
@@ -424,16 +423,8 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
   g->bad_edges += st.bad_edges;
   g->stats = st;
   free(s);
-  free(t0);
-  free(t1);
-  free(tm);
-  free(lk_v);
-  free(nlk_v);
-  free(lk_line);
-  free(lk_gpe);
-  free(nlk_line);
-  free(nlk_gpe);
-  free(grant);
+  free(now);
+  free(lock);
 }
 
 void gnn_gexec(gnn_model_t *m, gnn_gstate_t *g, const gnn_insn_t *in) {

@@ -69,6 +69,8 @@ int gnn_prog_push(gnn_prog_t *p, gnn_insn_t in); /* 0, or -1 when out of memory 
 typedef struct {
   uint64_t insns, bad, loads, stores, matmuls, madds, acts, copies;
   uint64_t graph;                /* valid Graph Engine instructions */
+  uint64_t g_rd_words, g_wr_words; /* GLOAD / GSTORE words (EDGE: P a line; IF/MF: n * dim) */
+  uint64_t g_rd_lines, g_wr_lines; /* their memory requests (EDGE n; IF/MF n * ceil(dim/L)) */
   uint64_t rd_words, wr_words;   /* LOAD / STORE n*w summed */
   uint64_t rd_lines, wr_lines;   /* LOAD / STORE n summed (memory requests) */
   uint64_t max_matmul_k;         /* largest MATMUL K (0 without MATMUL) */

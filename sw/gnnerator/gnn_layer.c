@@ -204,13 +204,10 @@ int main(int argc, char **argv) {
   if (wl.check[0].addr + wl.check[0].n > end) end = wl.check[0].addr + wl.check[0].n;
   const int need = bits_for(end + 1);
   if (!paper) {
+    /* the program does not depend on the width; every address it uses is below `end` */
     const int aw = addr_w ? (int)addr_w : (need > 16 ? need : 16);
     if (need > aw) cutil_die(kProg, "the layer needs %" PRIu64 " words, more than 2^%d", end, aw);
-    /* recompile for that width (the program does not depend on it; the checks do) */
-    gnn_wl_free(&wl);
-    cfg.addr_w = aw;
-    if (gnn_compile_layer(&cfg, &g, &o, x, w, wp, &wl, &info, err, sizeof err) != 0)
-      cutil_die(kProg, "%s", err);
+    cfg.addr_w = wl.cfg.addr_w = aw;
   }
   char line[768];
   snprintf(line, sizeof line,
@@ -254,7 +251,7 @@ int main(int argc, char **argv) {
     gnn_prog_t dense;
     gnn_prog_init(&dense);
     if (!m) cutil_die(kProg, "out of memory");
-    uint64_t gex = 0, gmem = 0, items = 0, stalls = 0, lock = 0;
+    uint64_t gex = 0, items = 0, stalls = 0, lock = 0;
     for (size_t i = 0; i < wl.prog.n; i++) {
       const gnn_insn_t *in = &wl.prog.insn[i];
       const unsigned op = gnn_get(in, GNN_F_OP);
@@ -266,12 +263,11 @@ int main(int argc, char **argv) {
       if (op == GNN_OP_GRUN || op == GNN_OP_GFILL) {
         const gnn_grun_stats_t s = gnn_model_grun_stats(m);
         gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
-      } else {
-        const uint64_t n = gnn_get(in, GNN_G_N), dim = gnn_get(in, GNN_G_DIM);
-        const uint64_t ch = (dim + (uint64_t)cfg.lanes - 1) / (uint64_t)cfg.lanes;
-        gmem += gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? n : n * ch;
       }
     }
+    gnn_prog_stats_t ps;
+    gnn_prog_stats(&cfg, wl.prog.insn, wl.prog.n, &ps);
+    const uint64_t gmem = ps.g_rd_lines + ps.g_wr_lines;
     gnn_memtiming_t mt = {(int)lat};
     gnn_cyc_stats_t cs;
     memset(&cs, 0, sizeof cs);

@@ -134,7 +134,19 @@ void gnn_prog_stats(const gnn_cfg_t *cfg, const gnn_insn_t *prog, size_t n, gnn_
       case GNN_OP_MADD: st->madds++; break;
       case GNN_OP_ACT: st->acts++; break;
       case GNN_OP_COPY: st->copies++; break;
-      default: st->graph++; break;
+      default: {
+        st->graph++;
+        const unsigned op = gnn_get(&prog[i], GNN_F_OP);
+        if (op != GNN_OP_GLOAD && op != GNN_OP_GSTORE) break;
+        const uint64_t n = gnn_get(&prog[i], GNN_G_N), dim = gnn_get(&prog[i], GNN_G_DIM);
+        const uint64_t lanes = (uint64_t)cfg->lanes;
+        const int edge = gnn_get(&prog[i], GNN_G_MEM) == GNN_MEM_EDGE;
+        const uint64_t words = edge ? n * (uint64_t)cfg->gpes : n * dim;
+        const uint64_t lines = edge ? n : n * ((dim + lanes - 1) / lanes);
+        if (op == GNN_OP_GLOAD) st->g_rd_words += words, st->g_rd_lines += lines;
+        else st->g_wr_words += words, st->g_wr_lines += lines;
+        break;
+      }
     }
   }
 }

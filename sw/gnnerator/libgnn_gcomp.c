@@ -668,18 +668,8 @@ int gnn_compile_layer(const gnn_cfg_t *cfg, const gnn_graph_t *g, const gnn_laye
   gnn_prog_stats(cfg, wl->prog.insn, wl->prog.n, &ps);
   info->insns = wl->prog.n;
   info->dense_insns = ps.loads + ps.stores + ps.matmuls + ps.madds + ps.acts + ps.copies;
-  for (size_t i = 0; i < wl->prog.n; i++) {
-    const gnn_insn_t *in = &wl->prog.insn[i];
-    const unsigned op = gnn_get(in, GNN_F_OP);
-    const uint64_t nn = gnn_get(in, GNN_G_N);
-    if (op == GNN_OP_LOAD)
-      info->rd_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
-    if (op == GNN_OP_STORE)
-      info->wr_words += (uint64_t)gnn_get(in, GNN_F_N16) * gnn_get(in, GNN_F_W);
-    if (op == GNN_OP_GLOAD)
-      info->rd_words += nn * (gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE ? P : gnn_get(in, GNN_G_DIM));
-    if (op == GNN_OP_GSTORE) info->wr_words += nn * gnn_get(in, GNN_G_DIM);
-  }
+  info->rd_words = ps.rd_words + ps.g_rd_words;
+  info->wr_words = ps.wr_words + ps.g_wr_words;
   rc = 0;
 out:
   gnn_prog_free(&pre), gnn_prog_free(&gp), gnn_prog_free(&dp), gnn_prog_free(&tmp);
@@ -726,13 +716,12 @@ int gnn_layer_ref(const gnn_graph_t *g, const gnn_layer_opts_t *o, const uint32_
     }
   const int pool = o->net == GNN_NET_POOL;
   for (size_t i = 0; i < (size_t)nv * F; i++) agg[i] = pool ? -INFINITY : 0;
-  for (uint64_t i = 0; i <= g->ne; i++) {
+  /* every edge u -> v, then the self loops the edge list lacks, in the aggregation */
+  for (uint64_t i = 0; i < g->ne + nv; i++) {
     uint32_t u, v;
-    if (i < g->ne) {
-      u = g->src[i], v = g->dst[i];
-    } else {
-      break;
-    }
+    if (i < g->ne) u = g->src[i], v = g->dst[i];
+    else if (!self[i - g->ne]) u = v = (uint32_t)(i - g->ne);
+    else continue;
     const double wgt = o->net == GNN_NET_GCN ? 1.0 / sqrt((double)deg[u]) / sqrt((double)deg[v])
                        : o->net == GNN_NET_SAGE ? 1.0 / (double)deg[v] : 1.0;
     for (unsigned k = 0; k < F; k++) {
@@ -743,18 +732,6 @@ int gnn_layer_ref(const gnn_graph_t *g, const gnn_layer_opts_t *o, const uint32_
       amag[(size_t)v * F + k] += fabs(t);
     }
   }
-  for (uint32_t v = 0; v < nv; v++) /* the self loops the files lack */
-    if (!self[v]) {
-      const double wgt = o->net == GNN_NET_GCN ? 1.0 / (double)deg[v]
-                         : o->net == GNN_NET_SAGE ? 1.0 / (double)deg[v] : 1.0;
-      for (unsigned k = 0; k < F; k++) {
-        const double t = wgt * src[(size_t)v * F + k];
-        double *a = &agg[(size_t)v * F + k];
-        if (pool) *a = t > *a ? t : *a;
-        else *a += t;
-        amag[(size_t)v * F + k] += fabs(t);
-      }
-    }
   for (uint32_t v = 0; v < nv; v++)
     for (unsigned j = 0; j < H; j++) {
       double s = 0, m = 0;

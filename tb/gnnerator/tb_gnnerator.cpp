@@ -459,27 +459,14 @@ int main(int argc, char **argv) {
 
   // traffic model: the words and requests the program's valid instructions move, exactly
   if (wlpath && reset_at <= 0) {
-    uint64_t rw = 0, ww = 0, rl = 0, wl_ = 0;
-    for (size_t k = 0; k < wl.prog.n; k++) {
-      const gnn_insn_t *in = &wl.prog.insn[k];
-      if (gnn_check(&b.cfg, in) != GNN_OK) continue;
-      const unsigned op = gnn_get(in, GNN_F_OP);
-      if (op == GNN_OP_LOAD || op == GNN_OP_STORE) {
-        const uint64_t n = gnn_get(in, GNN_F_N16), w = gnn_get(in, GNN_F_W);
-        (op == GNN_OP_LOAD ? rw : ww) += n * w;
-        (op == GNN_OP_LOAD ? rl : wl_) += n;
-      } else if (op == GNN_OP_GLOAD || op == GNN_OP_GSTORE) {
-        const uint64_t n = gnn_get(in, GNN_G_N), dim = gnn_get(in, GNN_G_DIM);
-        const bool edge = gnn_get(in, GNN_G_MEM) == GNN_MEM_EDGE;
-        const uint64_t L = (uint64_t)b.cfg.lanes, ch = (dim + L - 1) / L;
-        (op == GNN_OP_GLOAD ? rw : ww) += edge ? n * (uint64_t)b.cfg.gpes : n * dim;
-        (op == GNN_OP_GLOAD ? rl : wl_) += edge ? n : n * ch;
-      }
-    }
-    sc.check("DRAM words read against the program", 0, 4 * rw, b.rd_bytes);
-    sc.check("DRAM words written against the program", 0, 4 * ww, b.wr_bytes);
-    sc.check("read requests against the program", 0, rl, b.rd_lines);
-    sc.check("write requests against the program", 0, wl_, b.wr_lines);
+    gnn_prog_stats_t ts;
+    gnn_prog_stats(&b.cfg, wl.prog.insn, wl.prog.n, &ts);
+    sc.check("DRAM words read against the program", 0, 4 * (ts.rd_words + ts.g_rd_words),
+             b.rd_bytes);
+    sc.check("DRAM words written against the program", 0, 4 * (ts.wr_words + ts.g_wr_words),
+             b.wr_bytes);
+    sc.check("read requests against the program", 0, ts.rd_lines + ts.g_rd_lines, b.rd_lines);
+    sc.check("write requests against the program", 0, ts.wr_lines + ts.g_wr_lines, b.wr_lines);
   }
 
   // cycle model: exact when nothing stalls

@@ -1206,8 +1206,11 @@ static void test_graph_cfg_checks(void) {
   CHECK(gnn_cfg_graph(&c, 8, 4, 8, 8, 8) != 0, "P 8 > max(LW, L) = 4 refused");
   CHECK(gnn_cfg_graph(&c, 4, 8, 8, 8, 0) != 0, "depth 0 refused");
   CHECK(gnn_cfg_graph(&c, 4, 8, 8, 8, 8) == 0 && c.pw == 8 && c.gpes == 4, "P 4 L 8: port 8");
+  CHECK(c.sfus == 1 && gnn_cfg_sfus(&c, 0) != 0 && gnn_cfg_sfus(&c, 5) != 0 && c.sfus == 1 &&
+            gnn_cfg_sfus(&c, 4) == 0 && c.sfus == 4,
+        "SFU pool: 1 unit by default, 1..P");
   gnn_cfg_paper(&c);
-  CHECK(c.gpes == 32 && c.lanes == 32 &&
+  CHECK(c.gpes == 32 && c.lanes == 32 && c.sfus == 8 &&
             (uint64_t)c.gpes * 2 * (c.gdepth[0] * 4ull + (c.gdepth[1] + c.gdepth[2]) * 32ull * 4) ==
                 24ull << 20,
         "paper: 24 MiB of graph memory, split equally");
@@ -1256,8 +1259,10 @@ static void test_graph_cfg_checks(void) {
   CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_RANGE, "IF1 across banks");
   r.apply = GNN_AP_MULM;
   CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_OK, "mulm does not read IF1");
-  r.sfu = 2;
-  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_FIELD, "sfu 2");
+  r.sfu = 3;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_E_FIELD, "sfu 3");
+  r.sfu = GNN_SF_EXP;
+  CHECK(gchk(&c, gnn_enc_grun(&r)) == GNN_OK, "sfu 2 (exp)");
   gnn_use_t u;
   r.sfu = 0;
   i = gnn_enc_grun(&r);
@@ -1316,6 +1321,43 @@ static void test_graph_memops(void) {
   gnn_model_free(m);
 }
 
+/* The SFU's exp (gnn_exp, "SFU" in gnnerator.h): the special values, the range edges, and within
+ * 1 ulp of exp rounded to fp32 (double exp of the float input, flushed below 2^-126 as the unit
+ * does) on a sweep of every 4099th fp32 word plus its neighbours of exponent 0..255. */
+static void test_sfu_exp(void) {
+  CHECK(gnn_exp(0x7FC00000u) == 0x7FC00000u && gnn_exp(0xFF812345u) == 0x7FC00000u &&
+            gnn_exp(0x7F800000u) == 0x7F800000u && gnn_exp(0xFF800000u) == 0u,
+        "exp: NaN -> canonical NaN, exp(+inf) = +inf, exp(-inf) = +0");
+  CHECK(gnn_exp(0u) == f32b(1.0f) && gnn_exp(0x80000000u) == f32b(1.0f) &&
+            gnn_exp(0x00000001u) == f32b(1.0f) && gnn_exp(0x807FFFFFu) == f32b(1.0f),
+        "exp of zeros and subnormals = 1.0");
+  CHECK(gnn_exp(f32b(1.0f)) == 0x402DF854u && gnn_exp(f32b(-1.0f)) == 0x3EBC5AB2u,
+        "exp(1) = e and exp(-1) = 1/e, rounded to nearest");
+  CHECK(gnn_exp(0x42B17217u) == 0x7F7FFF84u && gnn_exp(0x42B17218u) == 0x7F800000u,
+        "88.722832 -> largest result, 88.722839 -> +inf");
+  CHECK(gnn_exp(f32b(128.0f)) == 0x7F800000u && gnn_exp(f32b(-128.0f)) == 0u &&
+            gnn_exp(f32b(-87.0f)) != 0u && gnn_exp(f32b(-88.0f)) == 0u,
+        "|x| >= 128 and the flush below 2^-126");
+  CHECK(gnn_sfu(GNN_SF_RELU, f32b(-2.0f)) == 0u && gnn_sfu(GNN_SF_NONE, f32b(-2.0f)) == f32b(-2.0f) &&
+            gnn_sfu(GNN_SF_EXP, f32b(0.0f)) == f32b(1.0f),
+        "gnn_sfu: none, ReLU, exp");
+  long n = 0, off = 0, worst = 0;
+  for (uint64_t u = 0; u < (1ull << 32); u += 4099) {
+    const uint32_t x = (uint32_t)u;
+    if ((x & 0x7F800000u) == 0x7F800000u) continue;
+    uint32_t ref = f32b((float)exp((double)cutil_f32(x)));
+    if (ref < 0x00800000u) ref = 0u;
+    const uint32_t got = gnn_exp(x);
+    const long d = labs((long)ref - (long)got);
+    n++;
+    if (d) off++;
+    if (d > worst) worst = d;
+  }
+  CHECK(n > 1000000 && worst <= 1, "exp within 1 ulp of the rounded exp");
+  printf("test_gnnerator: exp sweep %ld inputs, %ld (%.2f%%) one ulp off, worst %ld ulp\n", n,
+         off, 100.0 * (double)off / (double)n, worst);
+}
+
 static void test_graph_grun(void) {
   gnn_model_t *m = gmodel(2, 2, 16, 16, 16);
   if (!m) return;
@@ -1343,6 +1385,23 @@ static void test_graph_grun(void) {
   CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == f32b(8.0f) &&
             gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 1) == 0,
         "max(8, relu(6)) = 8, max(-2, relu(-3.5)) = +0");
+  /* one SFU unit for two GPEs: one grant a cycle, the GPE of the rotating priority first (GPE 0
+     in even cycles, GPE 1 in odd), the other stalls in cycles 0..4: 6 + 1 cycles */
+  const gnn_grun_stats_t sf = gnn_model_grun_stats(m);
+  CHECK(sf.items == 6 && sf.cycles == 7 && sf.stalls == 5 && sf.sfu_stalls == 5 &&
+            sf.lock_stalls == 0,
+        "SFU pool of 1: 7 cycles, 5 SFU stalls");
+  /* exp through the pool: MF = exp(x0) (write) */
+  r.apply = GNN_AP_PASS, r.sfu = GNN_SF_EXP, r.red = GNN_RD_WRITE;
+  gexec(m, gnn_enc_grun(&r));
+  CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == gnn_exp(f32b(4.0f)) &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 1) == gnn_exp(f32b(-4.0f)) &&
+            gnn_gmem_rd(m, GNN_MEM_MF, 0, 0, 0) == gnn_exp(f32b(1.0f)),
+        "exp in the SFU pool");
+  r.apply = GNN_AP_MUL, r.sfu = 0, r.red = GNN_RD_WRITE; /* back to the MF the mulm check needs */
+  gexec(m, gnn_enc_grun(&r));
+  r.apply = GNN_AP_ADD, r.sfu = GNN_SF_RELU, r.red = GNN_RD_MAX;
+  gexec(m, gnn_enc_grun(&r));
   r.apply = GNN_AP_MULM, r.sfu = 0, r.red = GNN_RD_WRITE;
   gexec(m, gnn_enc_grun(&r));
   CHECK(gnn_gmem_rd(m, GNN_MEM_MF, 1, 1, 0) == f32b(32.0f), "mulm: x0 * MF = 4 * 8");
@@ -1392,6 +1451,7 @@ static void test_graph_grun(void) {
 
 int main(void) {
   test_cfg();
+  test_sfu_exp();
   test_encoding();
   test_errors();
   test_matmul_lines();

@@ -16,6 +16,7 @@
 
 struct gnn_gstate {
   int p, l;
+  unsigned sfus;             /* S units of the SFU pool */
   unsigned depth[3];
   uint32_t *mem[3];          /* [gpe][2*depth][words]: EDGE 1 word a line, IF/MF l words */
   uint64_t bad_edges;
@@ -42,6 +43,7 @@ gnn_gstate_t *gnn_gstate_new(const gnn_cfg_t *cfg) {
   if (!g) return NULL;
   g->p = cfg->gpes;
   g->l = cfg->lanes;
+  g->sfus = (unsigned)cfg->sfus;
   int ok = 1;
   for (int m = 0; m < 3 && ok; m++) {
     g->depth[m] = (unsigned)cfg->gdepth[m];
@@ -71,7 +73,7 @@ uint32_t gnn_gstate_rd(const gnn_gstate_t *g, int mem, int gpe, unsigned line, u
 uint64_t gnn_gstate_bad_edges(const gnn_gstate_t *g) { return g ? g->bad_edges : 0; }
 
 gnn_grun_stats_t gnn_gstate_stats(const gnn_gstate_t *g) {
-  gnn_grun_stats_t z = {0, 0, 0, 0, 0};
+  gnn_grun_stats_t z = {0, 0, 0, 0, 0, 0};
   return g ? g->stats : z;
 }
 
@@ -235,7 +237,7 @@ int gnn_gcheck(const gnn_cfg_t *cfg, const gnn_insn_t *in) {
   if (op == GNN_OP_GLOAD && (mem == 3 || (mem == GNN_MEM_EDGE && dim != 0))) return GNN_E_FIELD;
   if (op == GNN_OP_GSTORE && mem != GNN_MEM_MF) return GNN_E_FIELD;
   if (op == GNN_OP_GRUN) {
-    if (g.mode > GNN_GM_EDGES || g.sfu > GNN_SF_RELU) return GNN_E_FIELD;
+    if (g.mode > GNN_GM_EDGES || g.sfu > GNN_SF_EXP) return GNN_E_FIELD;
     if (g.mode == GNN_GM_STREAM && (g.ebase || g.count || g.f0sel || g.f1sel))
       return GNN_E_FIELD;
   }
@@ -282,7 +284,7 @@ static uint32_t lane(const gnn_grun_t *r, uint32_t x0, uint32_t x1, uint32_t m) 
   if (r->apply == GNN_AP_ADD) a = gnn_fma(x0, ONE, x1);
   else if (r->apply == GNN_AP_MUL) a = gnn_fma(x0, x1, NZERO);
   else if (r->apply == GNN_AP_MULM) a = gnn_fma(x0, m, NZERO);
-  const uint32_t f = gnn_act(r->sfu, a);
+  const uint32_t f = gnn_sfu(r->sfu, a);
   switch (r->red) {
     case GNN_RD_SUM: return gnn_add(m, f);
     case GNN_RD_MAX:
@@ -346,7 +348,7 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
   port_t *now = calloc(p, sizeof *now), *lock = calloc(p, sizeof *lock);
   if (!s || !now || !lock) gdie("out of memory");
   for (unsigned q = 0; q < p; q++) s[q].nloc = r.nodes > q ? (r.nodes - q + p - 1) / p : 0;
-  gnn_grun_stats_t st = {0, 0, 0, 0, 0};
+  gnn_grun_stats_t st = {0, 0, 0, 0, 0, 0};
   int pend_write = 0;
   for (uint64_t k = 0;; k++) {
     int all_done = 1;
@@ -358,6 +360,7 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
     }
     for (unsigned q = 0; q < p; q++) now[q] = (port_t){-1, -1, 0, 0, 0};
     pend_write = 0;
+    unsigned nsfu = 0; /* SFU units granted this cycle */
     for (unsigned i = 0; i < p; i++) {
       const unsigned q = (unsigned)((k + i) % p);
       gpe_t *e = &s[q];
@@ -381,11 +384,14 @@ static void exec_grun(gnn_gstate_t *g, const gnn_insn_t *in) {
       const int locked = lock[md].mf && lock[md].mf_line == ld && lock[md].mf_gpe != q;
       const int ok = (now[m0].if0 < 0 || now[m0].if0 == l0) &&
                      (!use1 || now[m1].if1 < 0 || now[m1].if1 == l1) && !now[md].mf && !locked;
-      if (!ok) {
+      const int sfu_ok = r.sfu == GNN_SF_NONE || nsfu < g->sfus;
+      if (!ok || !sfu_ok) {
         st.stalls++;
         if (locked) st.lock_stalls++;
+        if (ok) st.sfu_stalls++;
         continue;
       }
+      if (r.sfu != GNN_SF_NONE) nsfu++;
       now[m0].if0 = l0;
       if (use1) now[m1].if1 = l1;
       now[md].mf = 1, now[md].mf_line = ld, now[md].mf_gpe = q;
@@ -440,7 +446,7 @@ void gnn_gexec(gnn_model_t *m, gnn_gstate_t *g, const gnn_insn_t *in) {
           uint32_t *line = gline(g, GNN_MEM_MF, q, base + i);
           for (int w = 0; w < g->l; w++) line[w] = v;
         }
-      gnn_grun_stats_t st = {n, 0, 0, 0, 0};
+      gnn_grun_stats_t st = {n, 0, 0, 0, 0, 0};
       g->stats = st;
       break;
     }

@@ -34,6 +34,7 @@ static int cfg_valid(const gnn_cfg_t *c) {
     if (c->gpes < 1 || c->gpes > 32 || c->lanes < 1 || c->lanes > 64) return 0;
     if ((c->gpes & (c->gpes - 1)) || (c->lanes & (c->lanes - 1))) return 0; /* powers of two */
     if (c->pw != (c->lw > c->lanes ? c->lw : c->lanes) || c->gpes > c->pw) return 0;
+    if (c->sfus < 1 || c->sfus > c->gpes) return 0;
     for (int b = 0; b < 3; b++)
       if (c->gdepth[b] < 1 || c->gdepth[b] > 32768) return 0;
   } else if (c->pw != c->lw) {
@@ -69,7 +70,17 @@ int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth,
   c.gdepth[GNN_MEM_IF] = f_depth;
   c.gdepth[GNN_MEM_MF] = m_depth;
   c.pw = c.lw > lanes ? c.lw : lanes;
+  c.sfus = 1;
   if (gpes < 1 || !cfg_valid(&c)) return -1;
+  *cfg = c;
+  return 0;
+}
+
+int gnn_cfg_sfus(gnn_cfg_t *cfg, int sfus) {
+  if (!cfg || cfg->gpes < 1) return -1;
+  gnn_cfg_t c = *cfg;
+  c.sfus = sfus;
+  if (!cfg_valid(&c)) return -1;
   *cfg = c;
   return 0;
 }
@@ -77,6 +88,7 @@ int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth,
 void gnn_cfg_paper(gnn_cfg_t *cfg) {
   (void)gnn_cfg_init(cfg, 64, 64, 4096, 4096, 4096, 32);
   (void)gnn_cfg_graph(cfg, 32, 32, 32768, 1024, 1024);
+  (void)gnn_cfg_sfus(cfg, 8);
 }
 
 /* ------------------------------------------------------------------ encoding */

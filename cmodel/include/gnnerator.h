@@ -97,7 +97,8 @@
  *   GFILL  (10) base[31:16]  n[47:32]  value[79:48]: every word of MF lines [base, base+n) of
  *               every GPE = value.
  *   GRUN   (11) one stream convoy over a shard (or over a node block): mode[5:4] (0 stream,
- *               1 edges)  apply[7:6] (0 pass, 1 add, 2 mul, 3 mulm)  sfu[9:8] (0 none, 1 ReLU)
+ *               1 edges)  apply[7:6] (0 pass, 1 add, 2 mul, 3 mulm)  sfu[9:8] (0 none, 1 ReLU,
+ *               2 exp: SFU below)
  *               red[11:10] (0 write, 1 sum, 2 max, 3 min)  f0sel[12] f1sel[13] (node of
  *               fetcher 0 / 1 in edge mode: 0 source, 1 destination)  ebase[31:16]
  *               count[47:32] (edge entries a GPE)  nodes[63:48]  if0[79:64]  if1[95:80]
@@ -109,7 +110,7 @@
  *                 f = sfu(a);  MF[d] line mf+(d/P)*ch+c = red(that MF line, f)   (per lane)
  *               apply: pass a = x0; add fma(x0, 1.0, x1); mul fma(x0, x1, -0.0); mulm
  *               fma(x0, m, -0.0) with m the MF line's value (a per-node scale: GCN's and
- *               GraphSage's normalisation; IF1 is read only for add and mul).  sfu: ReLU as ACT.
+ *               GraphSage's normalisation; IF1 is read only for add and mul).  sfu: SFU below.
  *               red: write f; sum add(m, f);
  *               max / min: NaN in either -> 0x7FC00000, else the larger / smaller with
  *               -0 < +0.  Null edges are skipped; an edge with s or d >= nodes is a BAD EDGE:
@@ -122,7 +123,7 @@
  * arbitration (GRUN TIMING below): pull sums follow each GPE's edge order exactly; push sums
  * from several GPEs into one destination follow the lock grants, reproduced by the model.
  * Graph errors (codes as above): OPCODE op not 1..6 / 8..11, or 8..11 with P = 0; FIELD a
- * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, sfu >= 2, stream
+ * reserved bit, GLOAD mem 3, EDGE with dim != 0, GSTORE mem != 2, GRUN mode >= 2, sfu 3, stream
  * mode with ebase/count/f0sel/f1sel != 0; SIZE n = 0 (GLOAD/GSTORE/GFILL),
  * GRUN nodes, ch or (edge mode) count = 0; WIDTH IF/MF dim = 0; RANGE an on-chip range not in
  * one bank (GLOAD/GSTORE: EDGE [base, base+n) or the node block's lines; GFILL MF [base,
@@ -136,6 +137,16 @@
  * features the Dense Engine STOREs waits for that STORE (dense first), a dense LOAD of
  * aggregated features waits for their GSTORE (graph first).
 *
+ * SFU (GRUN sfu; gnn_sfu, the RTL's gnn_sfu): 1 ReLU as ACT; 2 exp: NaN -> 0x7FC00000, +inf ->
+ * +inf, -inf -> +0, zero or subnormal x -> 1.0, |x| >= 128 -> +inf / +0; otherwise integer
+ * arithmetic: t = |x| log2(e) with 56 fraction bits ((significand * L2E) >> (133 - exponent),
+ * L2E = round(log2(e) 2^39)), negated for x < 0 into n + f with f in [0, 1); i = f's top 8
+ * bits, u = (next 24 bits * round(ln2 2^32)) >> 32; 2^f ~ TAB[i] (1 + u + u^2/2) with
+ * TAB[i] = round(2^(i/256) 2^30) (scripts/gen_gnn_exp_lut.py) and u^2/2 = (u*u) >> 33;
+ * the 64-bit product rounded to 24 bits (nearest even); results >= 2^128 -> +inf, below 2^-126
+ * -> +0 (no subnormal results).  Within 1 ulp of exp rounded to nearest over every fp32 input
+ * (0.28% differ by 1 ulp; test_gnnerator checks a sweep).
+ *
  * GRUN TIMING (gnn_grun_sched; the RTL's gnn_gex cycle for cycle).  Cycle 0 is the first cycle
  * after GEX starts.  Each GPE holds a current item cur (an edge word and its line c) and, edge
  * mode, the EDGE memory's read register nx (one entry read ahead).  In cycle k:
@@ -149,7 +160,10 @@
  * (not taken this cycle), and d's MF line not locked.  The lock (the CAM: one entry an MF
  * memory) holds the line granted in cycle k-1 by another GPE; a GPE's own line of cycle k-1 is
  * not locked for it: it takes the value from its own result register (pull's pinned
- * destination).  A grant in cycle k reads in k and writes MF in k+1.  GEX is busy until every
+ * destination).  With sfu != 0 a granted GPE also takes one unit of the SFU pool (cfg.sfus
+ * units of L lanes, shared by all GPEs): the arbiter grants at most sfus GPEs a cycle, the
+ * i-th grant of the cycle in priority order using unit i (the RTL's crossbar); a GPE refused
+ * only for want of a unit counts as a stall and an SFU stall.  A grant in cycle k reads in k and writes MF in k+1.  GEX is busy until every
  * GPE is done and the last write is made.  GFILL: one line a cycle in every GPE.
  */
 #ifndef GNNERATOR_H
@@ -195,7 +209,7 @@ enum { GNN_OP_GLOAD = 8, GNN_OP_GSTORE = 9, GNN_OP_GFILL = 10, GNN_OP_GRUN = 11 
 enum { GNN_MEM_EDGE = 0, GNN_MEM_IF = 1, GNN_MEM_MF = 2 };
 enum { GNN_GM_STREAM = 0, GNN_GM_EDGES = 1 };
 enum { GNN_AP_PASS = 0, GNN_AP_ADD = 1, GNN_AP_MUL = 2, GNN_AP_MULM = 3 };
-enum { GNN_SF_NONE = 0, GNN_SF_RELU = 1 };
+enum { GNN_SF_NONE = 0, GNN_SF_RELU = 1, GNN_SF_EXP = 2 };
 enum { GNN_RD_WRITE = 0, GNN_RD_SUM = 1, GNN_RD_MAX = 2, GNN_RD_MIN = 3 };
 #define GNN_EDGE_NULL 0xFFFFFFFFu
 #define GNN_G_MEM     4, 2  /* GLOAD/GSTORE */
@@ -243,6 +257,7 @@ typedef struct {
   int lanes;        /* L fp32 lanes of a GPE = words of a feature line: 1..64 */
   int gdepth[3];    /* entries / lines per bank of the EDGE, IF and MF memories (GNN_MEM_*) */
   int pw;           /* memory port words = max(lw, lanes) (set by gnn_cfg_graph) */
+  int sfus;         /* S units of the shared SFU pool: 1..gpes (gnn_cfg_graph: 1; gnn_cfg_sfus) */
 } gnn_cfg_t;
 
 /* Fills cfg; returns 0, or -1 for a value out of range. */
@@ -253,8 +268,10 @@ int gnn_cfg_init(gnn_cfg_t *cfg, int rows, int cols, int in_depth, int wt_depth,
  * <= max(lw, lanes) (an edge line is one word per GPE). Returns 0, or -1 for a value out of
  * range. */
 int gnn_cfg_graph(gnn_cfg_t *cfg, int gpes, int lanes, int e_depth, int f_depth, int m_depth);
+/* Sets the SFU pool's size S (1..gpes; gnn_cfg_graph sets 1). Returns 0, or -1. */
+int gnn_cfg_sfus(gnn_cfg_t *cfg, int sfus);
 /* The paper's GNNerator: Dense Engine 64 x 64, 6 MiB of buffers split equally (2 MiB each, two
- * banks of 1 MiB = 4096 lines of 64 words); Graph Engine 32 GPEs x 32 lanes, 24 MiB split
+ * banks of 1 MiB = 4096 lines of 64 words); Graph Engine 32 GPEs x 32 lanes with 8 SFU units (ours), 24 MiB split
  * equally (8 MiB each of edge, input-feature and modified-feature memory: per GPE 256 KiB = two
  * banks of 32768 edge words, and two banks of 1024 lines of 32 words for IF and for MF), 32-bit
  * DRAM word addresses. */
@@ -314,7 +331,7 @@ uint32_t gnn_gmem_rd(const gnn_model_t *m, int mem, int gpe, unsigned line, unsi
 uint64_t gnn_model_bad_edges(const gnn_model_t *m);
 /* The schedule of the last GRUN (GRUN TIMING): cycles GEX was busy, items, and the cycles a
  * GPE presented an item without a grant (all stalls, and those where the lock was one cause). */
-typedef struct { uint64_t cycles, items, stalls, lock_stalls, bad_edges; } gnn_grun_stats_t;
+typedef struct { uint64_t cycles, items, stalls, lock_stalls, sfu_stalls, bad_edges; } gnn_grun_stats_t;
 gnn_grun_stats_t gnn_model_grun_stats(const gnn_model_t *m);
 /* Every DRAM write beat of the STOREs and GSTOREs executed so far is appended to a log the
  * caller drains: returns the number of beats logged since the last call and copies up to max of them. */
@@ -332,6 +349,9 @@ void gnn_matmul_ref(unsigned df, unsigned acc, unsigned act, unsigned m, unsigne
 uint32_t gnn_fma(uint32_t a, uint32_t b, uint32_t c); /* RNE, canonical NaN */
 uint32_t gnn_add(uint32_t a, uint32_t b);
 uint32_t gnn_act(unsigned act, uint32_t x);
+/* The Graph Engine's SFU (SFU above): sfu 0 none, 1 ReLU (as ACT), 2 exp; gnn_exp alone. */
+uint32_t gnn_sfu(unsigned sfu, uint32_t x);
+uint32_t gnn_exp(uint32_t x);
 
 const char *gnn_err_name(int code); /* "OK", "OPCODE", ... "?" */
 const char *gnn_op_name(unsigned op);

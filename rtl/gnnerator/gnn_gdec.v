@@ -77,7 +77,7 @@ module gnn_gdec #(
   `include "gnn_bank.vh"
 
   wire [8:0]  ch_mem  = ({1'b0, dim} + L9 - 9'd1) >> LogL;   // GLOAD/GSTORE lines a node
-  wire        unused_bits = ^{sfu[0], ch_mem[8]};   // (ch_mem < 256: dim < 256)
+  wire        unused_bits = ch_mem[8];   // (ch_mem < 256: dim < 256)
   wire [33:0] mem_lines = (mem == 2'd0) ? {18'd0, n} : blk_lines(n, ch_mem[7:0]);
   wire [33:0] run_lines = blk_lines(nodes, ch);
   wire        mem_ok  = (mem == 2'd0) ? gnn_in_bank(base, mem_lines, EdgeDepth) :
@@ -129,7 +129,7 @@ module gnn_gdec #(
       else if (!gnn_in_bank(base, {18'd0, n}, MfDepth))                 err_o = ERange;
       banks_o = {b_f, !b_f, 10'd0};
     end else begin  // GRUN
-      if ((insn_i & RsvRun) != 128'd0 || mem[1] || sfu[1] || stream_bad)
+      if ((insn_i & RsvRun) != 128'd0 || mem[1] || (sfu == 2'd3) || stream_bad)
                                                                     err_o = EField;
       else if (nodes == 16'd0 || ch == 8'd0 || (edges && n == 16'd0)) err_o = ESize;
       else if (!run_ok)                                             err_o = ERange;

@@ -17,21 +17,28 @@
 //            rotates every cycle and grants a GPE all it asks for or nothing. The lock (a CAM
 //            of one entry per MF memory) holds the line granted the cycle before, whose write
 //            is still under way; the GPE that owns it goes on with its own result register
-//            (pull's pinned destination), any other GPE waits. Granted in cycle k: the SRAMs
-//            read in k; in k+1 the lanes (gnn_glane) compute and MF is written.
+//            (pull's pinned destination), any other GPE waits. With an SFU op (ReLU, exp) a
+//            GPE also needs a unit of the shared SFU pool (Sfus units of L gnn_sfu lanes): the
+//            same rotating-priority arbiter gives the i-th GPE it grants unit i and grants at
+//            most Sfus GPEs a cycle; one crossbar takes each unit's GPE's Apply results in, one
+//            takes its results back to that GPE's Reduce. Granted in cycle k: the SRAMs read in
+//            k; in k+1 the lanes (gnn_glane, Apply -> SFU pool -> Reduce) compute and MF is
+//            written.
 //
 //            Null edges (0xFFFFFFFF) are skipped; an edge with a node index >= nodes is a bad
 //            edge: skipped and counted in bad_edges_o (wraps at 2^32).
 //
 // Parameters:
 //   Gpes, Lanes   P and L (powers of two)
+//   Sfus          S units of the SFU pool, 1..Gpes
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 
 module gnn_gex #(
   parameter integer Gpes  = 4,
-  parameter integer Lanes = 4
+  parameter integer Lanes = 4,
+  parameter integer Sfus  = 1
 ) (
   input  wire                      clk_i,
   input  wire                      rst_ni,
@@ -60,6 +67,9 @@ module gnn_gex #(
   localparam integer GpeW = (Gpes > 1) ? $clog2(Gpes) : 1;
   localparam integer LogP = (Gpes > 1) ? $clog2(Gpes) : 0;
   localparam integer LW   = Lanes * 32;
+  localparam integer SlotW = (Sfus > 1) ? $clog2(Sfus) : 1;
+  localparam integer SfusInt = Sfus;
+  localparam [SlotW:0] SfusN = SfusInt[SlotW:0];
   localparam integer GpesInt = Gpes;
   localparam [16:0]  P17 = GpesInt[16:0];
   localparam [3:0]   OpGfill = 4'd10;
@@ -67,8 +77,8 @@ module gnn_gex #(
 
   // ---------------------------------------------------------------- the instruction
   reg        run_q, fill_q;
-  reg        edges_q, f0sel_q, f1sel_q, relu_q, use1_q, rdm_q;
-  reg [1:0]  apply_q, red_q;
+  reg        edges_q, f0sel_q, f1sel_q, use1_q, rdm_q;
+  reg [1:0]  apply_q, red_q, sfu_q;
   reg [15:0] ebase_q, count_q, nodes_q, if0_q, if1_q, mf_q;
   reg [7:0]  ch_q;
   reg [15:0] fill_line_q, fill_left_q;
@@ -79,15 +89,15 @@ module gnn_gex #(
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      edges_q <= 1'b0; f0sel_q <= 1'b0; f1sel_q <= 1'b0; relu_q <= 1'b0; use1_q <= 1'b0;
-      rdm_q   <= 1'b0; apply_q <= 2'd0; red_q   <= 2'd0;
+      edges_q <= 1'b0; f0sel_q <= 1'b0; f1sel_q <= 1'b0; use1_q <= 1'b0;
+      rdm_q   <= 1'b0; apply_q <= 2'd0; red_q   <= 2'd0; sfu_q <= 2'd0;
       ebase_q <= 16'd0; count_q <= 16'd0; nodes_q <= 16'd0; if0_q <= 16'd0; if1_q <= 16'd0;
       mf_q    <= 16'd0; ch_q    <= 8'd0;  fill_val_q <= 32'd0;
     end else if (start_i) begin
       edges_q <= insn_i[5:4] == 2'd1;
       apply_q <= insn_i[7:6];
       use1_q  <= insn_i[7:6] == 2'd1 || insn_i[7:6] == 2'd2;
-      relu_q  <= insn_i[8];
+      sfu_q   <= insn_i[9:8];
       red_q   <= insn_i[11:10];
       rdm_q   <= insn_i[11:10] != 2'd0 || insn_i[7:6] == 2'd3;   // reduce or mulm reads MF
       f0sel_q <= insn_i[12];
@@ -212,9 +222,16 @@ module gnn_gex #(
   reg [Gpes*16-1:0] t0_l, t1_l;
   reg [GpeW-1:0]    gi, a0, a1, ad;
   reg               ok;
+  reg [SlotW:0]     nsfu;             // SFU units granted so far this cycle
+  reg [Gpes*SlotW-1:0]  slot;         // a granted GPE's SFU unit
+  reg [Sfus*GpeW-1:0]   unit_gpe;     // an SFU unit's GPE
+  wire              need_sfu = (sfu_q != 2'd0);
   integer i;
   always @(*) begin
     grant = {Gpes{1'b0}};
+    nsfu  = {(SlotW+1){1'b0}};
+    slot  = {Gpes*SlotW{1'b0}};
+    unit_gpe = {Sfus*GpeW{1'b0}};
     t0_v  = {Gpes{1'b0}};
     t1_v  = {Gpes{1'b0}};
     tm_v  = {Gpes{1'b0}};
@@ -226,7 +243,7 @@ module gnn_gex #(
       a0 = m0[gi*GpeW +: GpeW];
       a1 = m1[gi*GpeW +: GpeW];
       ad = md[gi*GpeW +: GpeW];
-      ok = present[gi] && !locked[gi] && !tm_v[ad] &&
+      ok = present[gi] && !locked[gi] && !tm_v[ad] && (!need_sfu || nsfu < SfusN) &&
            (!t0_v[a0] || t0_l[a0*16 +: 16] == l0[gi*16 +: 16]) &&
            (!use1_q || !t1_v[a1] || t1_l[a1*16 +: 16] == l1[gi*16 +: 16]);
       if (ok) begin
@@ -238,6 +255,11 @@ module gnn_gex #(
           t1_l[a1*16 +: 16] = l1[gi*16 +: 16];
         end
         tm_v[ad] = 1'b1;
+        if (need_sfu) begin
+          slot[gi*SlotW +: SlotW] = nsfu[SlotW-1:0];
+          unit_gpe[nsfu[SlotW-1:0]*GpeW +: GpeW] = gi;
+          nsfu = nsfu + 1'b1;
+        end
       end
     end
   end
@@ -258,8 +280,27 @@ module gnn_gex #(
   end
 
   // ---------------------------------------------------------------- stage 1: lanes and write
-  wire [Gpes*LW-1:0] res;
+  wire [Gpes*LW-1:0] res, ap;
+  wire [Sfus*LW-1:0] sfu_y;
   reg  [Gpes*LW-1:0] res_q;   // each GPE's last result (its pinned destination's value)
+  reg  [Gpes*SlotW-1:0] s1_slot;
+  reg  [Sfus*GpeW-1:0]  s1_unit_gpe;
+  genvar k2;
+  generate
+    // the SFU pool: unit k takes the Apply results of the GPE it was granted to (crossbar in)
+    for (k2 = 0; k2 < Sfus; k2 = k2 + 1) begin : gen_sfu
+      wire [GpeW-1:0] ug = s1_unit_gpe[k2*GpeW +: GpeW];
+      wire [LW-1:0]   ax = ap[ug*LW +: LW];
+      genvar j;
+      for (j = 0; j < Lanes; j = j + 1) begin : gen_lane
+        gnn_sfu u_sfu (
+          .op_i(sfu_q),
+          .x_i (ax[j*32 +: 32]),
+          .y_o (sfu_y[k2*LW + j*32 +: 32])
+        );
+      end
+    end
+  endgenerate
   generate
     for (g = 0; g < Gpes; g = g + 1) begin : gen_lanes
       wire [GpeW-1:0] s0 = s1_m0[g*GpeW +: GpeW];
@@ -268,15 +309,19 @@ module gnn_gex #(
       wire [LW-1:0] x0 = f0_rdata_i[s0*LW +: LW];
       wire [LW-1:0] x1 = f1_rdata_i[s1*LW +: LW];
       wire [LW-1:0] mo = s1_fwd[g] ? res_q[g*LW +: LW] : m_rdata_i[sd*LW +: LW];
+      // the SFU's results back to this GPE's Reduce (crossbar out), or Apply's straight on
+      wire [SlotW-1:0] su = s1_slot[g*SlotW +: SlotW];
+      wire [LW-1:0] fx = (sfu_q == 2'd0) ? ap[g*LW +: LW] : sfu_y[su*LW +: LW];
       genvar j;
       for (j = 0; j < Lanes; j = j + 1) begin : gen_lane
         gnn_glane u_lane (
           .apply_i(apply_q),
-          .relu_i (relu_q),
           .red_i  (red_q),
           .x0_i   (x0[j*32 +: 32]),
           .x1_i   (x1[j*32 +: 32]),
           .m_i    (mo[j*32 +: 32]),
+          .a_o    (ap[g*LW + j*32 +: 32]),
+          .f_i    (fx[j*32 +: 32]),
           .r_o    (res[g*LW + j*32 +: 32])
         );
       end
@@ -356,6 +401,8 @@ module gnn_gex #(
   always @(posedge clk_i) begin
     s1_m0 <= m0;
     s1_m1 <= m1;
+    s1_slot <= slot;
+    s1_unit_gpe <= unit_gpe;
     s1_md <= md;
     s1_ld <= ld;
     for (u = 0; u < Gpes; u = u + 1)

@@ -4,8 +4,9 @@
 //
 // Purpose:   One lane of a Graph Processing Element's stream convoy (cmodel/include/gnnerator.h,
 //            GRUN): Apply unit a = pass x0 | fma(x0, 1.0, x1) (add) | fma(x0, x1, -0) (mul) |
-//            fma(x0, m, -0) (mulm: m is the MF line's old value),
-//            Special Function Unit f = a | ReLU(a), Reduce unit r = f (write) | m + f (sum,
+//            fma(x0, m, -0) (mulm: m is the MF line's old value), out to the SFU pool
+//            (gnn_sfu, through gnn_gex's crossbar), whose f comes back to the
+//            Reduce unit r = f (write) | m + f (sum,
 //            as fma(m, 1.0, f): the same rounding as an add) | max(m, f) | min(m, f) (NaN in
 //            either gives the canonical NaN; -0 < +0). Combinational: two fp32 fused
 //            multiply-adds (fp_fma, Latency 0, round to nearest even, canonical NaN).
@@ -17,11 +18,12 @@
 
 module gnn_glane (
   input  wire [1:0]  apply_i,
-  input  wire        relu_i,
   input  wire [1:0]  red_i,
   input  wire [31:0] x0_i,
   input  wire [31:0] x1_i,
   input  wire [31:0] m_i,
+  output wire [31:0] a_o,    // Apply's result, to the SFU (or straight back as f_i)
+  input  wire [31:0] f_i,    // the SFU's result
   output wire [31:0] r_o
 );
 
@@ -39,9 +41,8 @@ module gnn_glane (
     .out_valid_o(unused_v0), .out_ready_i(1'b1), .result_o(ap_res), .flags_o(unused_f0)
   );
 
-  wire [31:0] a = (apply_i == 2'd0) ? x0_i : ap_res;
-  wire        a_nan = (a[30:23] == 8'hFF) && (a[22:0] != 23'd0);
-  wire [31:0] f = !relu_i ? a : a_nan ? QNaN : a[31] ? 32'd0 : a;
+  assign a_o = (apply_i == 2'd0) ? x0_i : ap_res;
+  wire [31:0] f = f_i;
 
   fp_fma #(.ExpW(8), .ManW(23), .Latency(0)) u_reduce (
     .clk_i(1'b0), .rst_ni(1'b1), .in_valid_i(1'b1), .in_ready_o(unused_r1),

@@ -12,6 +12,7 @@
 //
 // Parameters:
 //   Gpes, Lanes                    P GPEs of L lanes (powers of two; paper 32 x 32)
+//   Sfus                           units of the shared SFU pool (1..Gpes; paper config 8)
 //   EdgeDepth, IfDepth, MfDepth    entries / lines per bank of each GPE's memories
 //   Pw                             words of the memory port (>= Lanes, >= Gpes)
 //   AddrW                          DRAM word-address bits
@@ -23,6 +24,7 @@
 module gnn_graph #(
   parameter integer Gpes      = 4,
   parameter integer Lanes     = 4,
+  parameter integer Sfus      = 1,
   parameter integer EdgeDepth = 64,
   parameter integer IfDepth   = 64,
   parameter integer MfDepth   = 64,
@@ -112,7 +114,7 @@ module gnn_graph #(
   wire [Gpes*16-1:0]   e_raddr, f0_raddr, f1_raddr, m_raddr, m_waddr;
   wire [Gpes*32-1:0]   e_rdata;
   wire [Gpes*LW-1:0]   f0_rdata, f1_rdata, m_rdata, m_wdata;
-  gnn_gex #(.Gpes(Gpes), .Lanes(Lanes)) u_gex (
+  gnn_gex #(.Gpes(Gpes), .Lanes(Lanes), .Sfus(Sfus)) u_gex (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .start_i    (go_gex_i),

@@ -40,6 +40,8 @@
 //   Gpes                       Graph Engine GPEs: 0 (none: a Dense Engine alone) or a power of
 //                              two up to 32 (paper: 32)
 //   Lanes                      lanes of a GPE (a power of two; paper 32)
+//   Sfus                       units of the Graph Engine's shared SFU pool, each of Lanes lanes
+//                              (1..Gpes; the paper configuration's: 8)
 //   EdgeDepth, IfDepth, MfDepth  entries / lines per bank of each GPE's EDGE, IF and MF memory
 //                              (paper: 32768, 1024, 1024: 24 MiB in all)
 //   Pw (derived)               port words: max(Lw, Lanes) with a Graph Engine, else Lw
@@ -59,6 +61,7 @@ module gnnerator #(
   parameter integer LdTags   = 128,
   parameter integer Gpes     = 0,
   parameter integer Lanes    = 4,
+  parameter integer Sfus     = 1,
   parameter integer EdgeDepth = 64,
   parameter integer IfDepth  = 64,
   parameter integer MfDepth  = 64
@@ -119,6 +122,9 @@ module gnnerator #(
     if (Gpes > 0 && (EdgeDepth < 1 || EdgeDepth > 32768 || IfDepth < 1 || IfDepth > 32768 ||
                      MfDepth < 1 || MfDepth > 32768)) begin : gen_check_gdepth
       `CC_PARAM_FAIL(gnnerator__Graph_depths_must_be_1_to_32768)
+    end
+    if (Gpes > 0 && (Sfus < 1 || Sfus > Gpes)) begin : gen_check_sfus
+      `CC_PARAM_FAIL(gnnerator__Sfus_must_be_1_to_Gpes)
     end
     if (Gpes > ((Lanes > ((Rows > Cols) ? Rows : Cols)) ? Lanes : ((Rows > Cols) ? Rows : Cols)))
     begin : gen_check_pw
@@ -409,7 +415,7 @@ module gnnerator #(
   wire [Pw*32-1:0] gst_req_data;
   generate
     if (Gpes > 0) begin : gen_graph
-      gnn_graph #(.Gpes(Gpes), .Lanes(Lanes), .EdgeDepth(EdgeDepth), .IfDepth(IfDepth),
+      gnn_graph #(.Gpes(Gpes), .Lanes(Lanes), .Sfus(Sfus), .EdgeDepth(EdgeDepth), .IfDepth(IfDepth),
                   .MfDepth(MfDepth), .Pw(Pw), .AddrW(AddrW), .Tags(LdTags)) u_graph (
         .clk_i         (clk_i),
         .rst_ni        (rst_ni),

@@ -15,8 +15,10 @@
  *   gnn-workload 1                              the header, first
  *   cfg R C IN_DEPTH WT_DEPTH OUT_DEPTH ADDR_W  exactly once, before every other record (decimal;
  *                                               checked by gnn_cfg_init)
- *   gcfg P L EDGE_DEPTH IF_DEPTH MF_DEPTH       at most once, after cfg and before mem/insn/check:
- *                                               a Graph Engine (gnn_cfg_graph)
+ *   gcfg P L EDGE_DEPTH IF_DEPTH MF_DEPTH [SFUS]
+ *                                               at most once, after cfg and before mem/insn/check:
+ *                                               a Graph Engine (gnn_cfg_graph; SFUS, the SFU
+ *                                               pool's units, gnn_cfg_sfus: 1 when absent)
  *   shape DF M K N [KEY=VALUE ...]              at most once: the workload is the matmul C = act(
  *                                               A*B [+ C_old] [+ bias]) compiled for dataflow DF
  *                                               (os|ws|is; M, K, N decimal 1..65535); keys (any

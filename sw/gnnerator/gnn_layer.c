@@ -11,8 +11,9 @@
  *          --csr FILE | --planetoid PREFIX [--drop-missing] (gnn_graph.h formats); F defaults
  *          to 16 (the Planetoid features when read), H to 16.
  *   CFG:   --rows R --cols C --depth D (Dense Engine, default 4 x 4, 32 lines) and --gpes P
- *          --lanes L --edge-depth E --if-depth I --mf-depth M (Graph Engine, default 4 x 4,
- *          256 / 64 / 64), or --paper (64 x 64 and 32 x 32, 32-bit addresses).
+ *          --lanes L --edge-depth E --if-depth I --mf-depth M --sfus S (Graph Engine, default
+ *          4 x 4, 256 / 64 / 64, one SFU unit), or --paper (64 x 64 and 32 x 32 with 8 SFU
+ *          units, 32-bit addresses; --sfus overrides the SFU count).
  * The features X (random in [-1, 1), or the Planetoid 0/1 features) and the weights (random in
  * [-1, 1)) are a function of --seed.  --run executes the program on the golden model and
  * checks Z against gnn_layer_ref (exit 1 on a mismatch), printing the GRUN schedule's cycles
@@ -22,7 +23,7 @@
  * GRUN TIMING) and its memory requests (one a cycle at most), the Dense Engine's program alone
  * on gnn_cycles (exact, memory latency --lat, default 100):
  *   gnn_layer: cycles gex=.. gmem=.. graph=max(gex, gmem) dense=.. bound=max(graph, dense)
- *   serial=graph+dense stalls=.. lock_stalls=.. items=..
+ *   serial=graph+dense stalls=.. lock_stalls=.. items=.. sfu_stalls=..
  * --summary prints one line:
  *   net=.. nv=.. edges=.. f=.. h=.. n_shard=.. S=.. shards=.. blocks=.. block_d=.. insns=..
  *   gruns=.. feat_rd_blocks=.. feat_wr_blocks=.. rd_words=.. wr_words=..
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
   const char *act_s = "relu", *order = "dst", *df_s = "auto", *out = NULL;
   long nv = 0, ne = -1, f = 0, h = 16, block_d = 0, shard_n = 0, seed = 1, addr_w = 0;
   long rows = 4, cols = 4, depth = 32, gpes = 4, lanes = 4, edepth = 256, fdepth = 64, mdepth = 64;
+  long sfus = 0; /* 0: the configuration's default */
   int push = 0, run = 0, summary = 0, paper = 0, drop_missing = 0, full = 0, cycles = 0;
   long lat = 100;
   for (int i = 1; i < argc; i++) {
@@ -94,6 +96,8 @@ int main(int argc, char **argv) {
       depth = cutil_opt_long(kProg, a, v, 1, 32768);
     } else if (!strcmp(a, "--gpes")) {
       gpes = cutil_opt_long(kProg, a, v, 1, 32);
+    } else if (!strcmp(a, "--sfus")) {
+      sfus = cutil_opt_long(kProg, a, v, 1, 32);
     } else if (!strcmp(a, "--lanes")) {
       lanes = cutil_opt_long(kProg, a, v, 1, 64);
     } else if (!strcmp(a, "--edge-depth")) {
@@ -182,6 +186,8 @@ int main(int argc, char **argv) {
              gnn_cfg_graph(&cfg, (int)gpes, (int)lanes, (int)edepth, (int)fdepth, (int)mdepth)) {
     cutil_die(kProg, "invalid configuration (P and L powers of two, P <= max(R, C, L))");
   }
+  if (sfus && gnn_cfg_sfus(&cfg, (int)sfus))
+    cutil_die(kProg, "--sfus %ld: the SFU pool has 1..P units (P = %d)", sfus, cfg.gpes);
   /* data: X (the file's features when it has F of them), W, Wp */
   const uint64_t N = g.nv, F = o.f, Hh = o.h, wrows = o.net == GNN_NET_GCN ? F : 2 * F;
   cutil_rng_t r = cutil_rng_seed(cutil_mix64((uint64_t)seed));
@@ -221,12 +227,13 @@ int main(int argc, char **argv) {
   if (run) {
     gnn_model_t *m = gnn_wl_model(&wl);
     if (!m) cutil_die(kProg, "out of memory");
-    uint64_t errors = 0, cyc = 0, items = 0, stalls = 0, lock = 0;
+    uint64_t errors = 0, cyc = 0, items = 0, stalls = 0, lock = 0, sfus_st = 0;
     for (size_t i = 0; i < wl.prog.n; i++) {
       if (gnn_model_exec(m, &wl.prog.insn[i]) != GNN_OK) errors++;
       if ((wl.prog.insn[i].w[0] & 0xFu) == GNN_OP_GRUN) {
         const gnn_grun_stats_t s = gnn_model_grun_stats(m);
         cyc += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
+        sfus_st += s.sfu_stalls;
       }
     }
     uint32_t *z = xmalloc(N * Hh);
@@ -234,8 +241,9 @@ int main(int argc, char **argv) {
     char msg[256];
     const uint64_t bad = gnn_layer_verify(&g, &o, x, w, wp, z, msg, sizeof msg);
     printf("gnn_layer: model errors=%" PRIu64 " grun_cycles=%" PRIu64 " items=%" PRIu64
-           " stalls=%" PRIu64 " lock_stalls=%" PRIu64 " bad_edges=%" PRIu64 "\n",
-           errors, cyc, items, stalls, lock, gnn_model_bad_edges(m));
+           " stalls=%" PRIu64 " lock_stalls=%" PRIu64 " bad_edges=%" PRIu64 " sfu_stalls=%" PRIu64
+           "\n",
+           errors, cyc, items, stalls, lock, gnn_model_bad_edges(m), sfus_st);
     if (errors || bad) {
       fprintf(stderr, "gnn_layer: check failed: %s\n",
               errors ? "an instruction has an error status" : msg);
@@ -251,7 +259,7 @@ int main(int argc, char **argv) {
     gnn_prog_t dense;
     gnn_prog_init(&dense);
     if (!m) cutil_die(kProg, "out of memory");
-    uint64_t gex = 0, items = 0, stalls = 0, lock = 0;
+    uint64_t gex = 0, items = 0, stalls = 0, lock = 0, sfus_st = 0;
     for (size_t i = 0; i < wl.prog.n; i++) {
       const gnn_insn_t *in = &wl.prog.insn[i];
       const unsigned op = gnn_get(in, GNN_F_OP);
@@ -263,6 +271,7 @@ int main(int argc, char **argv) {
       if (op == GNN_OP_GRUN || op == GNN_OP_GFILL) {
         const gnn_grun_stats_t s = gnn_model_grun_stats(m);
         gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
+        sfus_st += s.sfu_stalls;
       }
     }
     gnn_prog_stats_t ps;
@@ -276,9 +285,9 @@ int main(int argc, char **argv) {
     const uint64_t graph = gex > gmem ? gex : gmem;
     printf("gnn_layer: cycles gex=%" PRIu64 " gmem=%" PRIu64 " graph=%" PRIu64 " dense=%" PRIu64
            " bound=%" PRIu64 " serial=%" PRIu64 " stalls=%" PRIu64 " lock_stalls=%" PRIu64
-           " items=%" PRIu64 "\n",
+           " items=%" PRIu64 " sfu_stalls=%" PRIu64 "\n",
            gex, gmem, graph, cs.cycles, graph > cs.cycles ? graph : cs.cycles, graph + cs.cycles,
-           stalls, lock, items);
+           stalls, lock, items, sfus_st);
     gnn_prog_free(&dense);
     gnn_model_free(m);
   }

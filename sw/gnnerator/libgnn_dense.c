@@ -1561,8 +1561,9 @@ int gnn_wl_init(gnn_wl_t *wl, const gnn_cfg_t *cfg) {
   memset(wl, 0, sizeof *wl);
   if (gnn_cfg_init(&wl->cfg, cfg->rows, cfg->cols, cfg->depth[0], cfg->depth[1], cfg->depth[2],
                    cfg->addr_w) != 0 ||
-      (cfg->gpes > 0 && gnn_cfg_graph(&wl->cfg, cfg->gpes, cfg->lanes, cfg->gdepth[0],
-                                      cfg->gdepth[1], cfg->gdepth[2]) != 0)) {
+      (cfg->gpes > 0 && (gnn_cfg_graph(&wl->cfg, cfg->gpes, cfg->lanes, cfg->gdepth[0],
+                                       cfg->gdepth[1], cfg->gdepth[2]) != 0 ||
+                         gnn_cfg_sfus(&wl->cfg, cfg->sfus) != 0))) {
     memset(wl, 0, sizeof *wl);
     return -1;
   }
@@ -1631,8 +1632,8 @@ int gnn_wl_write(FILE *f, const gnn_wl_t *wl, const char *comment) {
   fprintf(f, "cfg %d %d %d %d %d %d\n", c->rows, c->cols, c->depth[0], c->depth[1], c->depth[2],
           c->addr_w);
   if (c->gpes > 0)
-    fprintf(f, "gcfg %d %d %d %d %d\n", c->gpes, c->lanes, c->gdepth[0], c->gdepth[1],
-            c->gdepth[2]);
+    fprintf(f, "gcfg %d %d %d %d %d %d\n", c->gpes, c->lanes, c->gdepth[0], c->gdepth[1],
+            c->gdepth[2], c->sfus);
   if (wl->have_shape) {
     const gnn_mm_params_t *s = &wl->shape;
     fprintf(f, "shape %s %u %u %u", gnn_df_name(s->df), s->m, s->k, s->n);
@@ -1854,16 +1855,17 @@ static int wl_parse(wl_reader_t *rd, gnn_wl_t *wl) {
       if (gcfg_line) return RD_ERR(rd, "second 'gcfg' line (the first is line %ld)", gcfg_line);
       if (wl->n_mem || wl->prog.n || wl->n_check)
         return RD_ERR(rd, "'gcfg' after a mem, insn or check line");
-      if (nt != 6)
-        return RD_ERR(rd, "'gcfg' takes 5 fields (P L EDGE_DEPTH IF_DEPTH MF_DEPTH), found %d",
-                      nt - 1);
-      uint64_t v[5];
-      static const char *const kF[5] = {"P", "L", "EDGE_DEPTH", "IF_DEPTH", "MF_DEPTH"};
-      for (int i = 0; i < 5; i++)
+      if (nt != 6 && nt != 7)
+        return RD_ERR(rd, "'gcfg' takes 5 or 6 fields (P L EDGE_DEPTH IF_DEPTH MF_DEPTH [SFUS]), "
+                      "found %d", nt - 1);
+      uint64_t v[6] = {0, 0, 0, 0, 0, 1};
+      static const char *const kF[6] = {"P", "L", "EDGE_DEPTH", "IF_DEPTH", "MF_DEPTH", "SFUS"};
+      for (int i = 0; i < nt - 1; i++)
         if (rd_dec(rd, tok[1 + i], kF[i], 0, 1u << 20, &v[i])) return -1;
-      if (gnn_cfg_graph(&wl->cfg, (int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4]) != 0)
+      if (gnn_cfg_graph(&wl->cfg, (int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4]) != 0 ||
+          gnn_cfg_sfus(&wl->cfg, (int)v[5]) != 0)
         return RD_ERR(rd, "invalid gcfg (P 1..32 and L 1..64 powers of two, P <= max(LW, L); "
-                      "depths 1..32768)");
+                      "depths 1..32768; SFUS 1..P)");
       gcfg_line = rd->line;
       continue;
     }

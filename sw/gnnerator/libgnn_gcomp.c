@@ -75,7 +75,7 @@ static gnn_insn_t grun_insn(gz_t *z) {
   const uint64_t df = z->D[GNN_MEM_IF], dm = z->D[GNN_MEM_MF], de = z->D[GNN_MEM_EDGE];
   g.mode = gu(z, 10) < 7 ? GNN_GM_EDGES : GNN_GM_STREAM;
   g.apply = (unsigned)gu(z, 4);
-  g.sfu = (unsigned)gu(z, 2);
+  g.sfu = (unsigned)gu(z, 3); /* none, ReLU, exp */
   g.red = (unsigned)gu(z, 4);
   g.ch = (unsigned)(1 + gu(z, umin(3, umin(df, dm))));
   const uint64_t rows_max = umin(df, dm) / g.ch;
@@ -126,7 +126,7 @@ static gnn_insn_t bad_insn(gz_t *z, int e) {
         in.w[bit / 32] |= 1u << (bit % 32);
       } else if (op == GNN_OP_GRUN) {
         if (gu(z, 2)) gnn_set(&in, GNN_G_MODE, 2 + (unsigned)gu(z, 2));
-        else gnn_set(&in, GNN_G_SFU, 2 + (unsigned)gu(z, 2));
+        else gnn_set(&in, GNN_G_SFU, 3u);
       } else if (mem_op) {
         gnn_set(&in, GNN_G_MEM, op == GNN_OP_GSTORE ? (unsigned)gu(z, 2) : 3u);
       } else {

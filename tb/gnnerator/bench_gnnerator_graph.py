@@ -27,7 +27,7 @@ import sys
 BUILD = os.environ.get("BUILD", "build")
 LAYER = os.path.join(BUILD, "sw", "gnnerator", "gnn_layer")
 G8 = os.path.join(BUILD, "tb", "gnnerator_g8", "gnnerator_g8")
-C8 = ["--rows", "2", "--cols", "2", "--depth", "64", "--gpes", "8", "--lanes", "8",
+C8 = ["--rows", "2", "--cols", "2", "--depth", "64", "--gpes", "8", "--lanes", "8", "--sfus", "2",
       "--edge-depth", "1024", "--if-depth", "256", "--mf-depth", "128", "--addr-w", "24"]
 PAPER_BLOCKING = {"cora": (8.0, 3.8), "citeseer": (2.9, 0.7), "pubmed": (1.8, 0.8)}
 

@@ -29,7 +29,7 @@
 //   of the two store units are matched to the model's beats of their own engine (their ranges
 //   never overlap while both are in flight).
 // Build parameters: TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW, TB_QDepth,
-// TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth, TB_MfDepth.
+// TB_Gpes, TB_Lanes, TB_Sfus, TB_EdgeDepth, TB_IfDepth, TB_MfDepth.
 #include "Vgnnerator.h"
 #include "tb_lib.h"
 
@@ -326,8 +326,9 @@ int main(int argc, char **argv) {
   tb_init(argc, argv, "tb_gnnerator", 2000, &a);
   Bench b;
   if (gnn_cfg_init(&b.cfg, TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW) != 0 ||
-      (TB_Gpes > 0 && gnn_cfg_graph(&b.cfg, TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth,
-                                    TB_MfDepth) != 0)) {
+      (TB_Gpes > 0 && (gnn_cfg_graph(&b.cfg, TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth,
+                                     TB_MfDepth) != 0 ||
+                       gnn_cfg_sfus(&b.cfg, TB_Sfus) != 0))) {
     std::fprintf(stderr, "tb_gnnerator: bad build configuration\n");
     return 2;
   }
@@ -353,7 +354,8 @@ int main(int argc, char **argv) {
         wl.cfg.depth[1] != TB_WtDepth || wl.cfg.depth[2] != TB_OutDepth ||
         wl.cfg.addr_w != TB_AddrW || wl.cfg.gpes != TB_Gpes ||
         (TB_Gpes > 0 && (wl.cfg.lanes != TB_Lanes || wl.cfg.gdepth[0] != TB_EdgeDepth ||
-                         wl.cfg.gdepth[1] != TB_IfDepth || wl.cfg.gdepth[2] != TB_MfDepth))) {
+                         wl.cfg.gdepth[1] != TB_IfDepth || wl.cfg.gdepth[2] != TB_MfDepth ||
+                         wl.cfg.sfus != TB_Sfus))) {
       std::fprintf(stderr, "tb_gnnerator: %s is for another configuration than this build\n",
                    wlpath);
       return 2;

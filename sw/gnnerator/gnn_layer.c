@@ -23,7 +23,10 @@
  * GRUN TIMING) and its memory requests (one a cycle at most), the Dense Engine's program alone
  * on gnn_cycles (exact, memory latency --lat, default 100):
  *   gnn_layer: cycles gex=.. gmem=.. graph=max(gex, gmem) dense=.. bound=max(graph, dense)
- *   serial=graph+dense stalls=.. lock_stalls=.. items=.. sfu_stalls=..
+ *   serial=graph+dense stalls=.. lock_stalls=.. items=.. sfu_stalls=.. total=..
+ * where total is the whole program on both engines (gnn_prog_cycles: exact, the RTL's count
+ * without back-pressure, read latency --lat included; bound assumes perfect overlap and no
+ * latency, serial no overlap).
  * --summary prints one line:
  *   net=.. nv=.. edges=.. f=.. h=.. n_shard=.. S=.. shards=.. blocks=.. block_d=.. insns=..
  *   gruns=.. feat_rd_blocks=.. feat_wr_blocks=.. rd_words=.. wr_words=..
@@ -258,8 +261,11 @@ int main(int argc, char **argv) {
     gnn_model_t *m = gnn_wl_model(&wl);
     gnn_prog_t dense;
     gnn_prog_init(&dense);
+    const gnn_memtiming_t mt0 = {(int)lat};
     if (!m) cutil_die(kProg, "out of memory");
     uint64_t gex = 0, items = 0, stalls = 0, lock = 0, sfus_st = 0;
+    uint64_t *gex_len = calloc(wl.prog.n ? wl.prog.n : 1, sizeof *gex_len);
+    if (!gex_len) cutil_die(kProg, "out of memory");
     for (size_t i = 0; i < wl.prog.n; i++) {
       const gnn_insn_t *in = &wl.prog.insn[i];
       const unsigned op = gnn_get(in, GNN_F_OP);
@@ -272,12 +278,18 @@ int main(int argc, char **argv) {
         const gnn_grun_stats_t s = gnn_model_grun_stats(m);
         gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
         sfus_st += s.sfu_stalls;
+        gex_len[i] = s.cycles;
       }
     }
+    /* the whole program on both engines, exact (the RTL's cycle count without back-pressure) */
+    gnn_cyc_stats_t ts;
+    if (gnn_prog_cycles(&cfg, &mt0, wl.prog.insn, wl.prog.n, gex_len, &ts) != 0)
+      cutil_die(kProg, "the cycle model refused the program");
+    free(gex_len);
     gnn_prog_stats_t ps;
     gnn_prog_stats(&cfg, wl.prog.insn, wl.prog.n, &ps);
     const uint64_t gmem = ps.g_rd_lines + ps.g_wr_lines;
-    gnn_memtiming_t mt = {(int)lat};
+    const gnn_memtiming_t mt = mt0;
     gnn_cyc_stats_t cs;
     memset(&cs, 0, sizeof cs);
     if (dense.n && gnn_cycles(&cfg, &mt, dense.insn, dense.n, &cs) != 0)
@@ -285,9 +297,9 @@ int main(int argc, char **argv) {
     const uint64_t graph = gex > gmem ? gex : gmem;
     printf("gnn_layer: cycles gex=%" PRIu64 " gmem=%" PRIu64 " graph=%" PRIu64 " dense=%" PRIu64
            " bound=%" PRIu64 " serial=%" PRIu64 " stalls=%" PRIu64 " lock_stalls=%" PRIu64
-           " items=%" PRIu64 " sfu_stalls=%" PRIu64 "\n",
+           " items=%" PRIu64 " sfu_stalls=%" PRIu64 " total=%" PRIu64 "\n",
            gex, gmem, graph, cs.cycles, graph > cs.cycles ? graph : cs.cycles, graph + cs.cycles,
-           stalls, lock, items, sfus_st);
+           stalls, lock, items, sfus_st, ts.cycles);
     gnn_prog_free(&dense);
     gnn_model_free(m);
   }

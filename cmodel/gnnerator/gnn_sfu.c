@@ -1,6 +1,6 @@
 /* gnn_sfu.c -- the Graph Engine's Special Function Unit (GRUN sfu; cmodel/include/gnnerator.h,
  * "SFU"): ReLU and exp, bit for bit as rtl/gnnerator/gnn_sfu.v. exp is integer arithmetic on
- * a 256-entry table (gnn_exp_lut.h, generated with the RTL's copy by scripts/gen_gnn_exp_lut.py),
+ * a 256-entry table (gnn_exp_lut.h, generated with the RTL's copy by sw/gnnerator/gen_gnn_exp_lut.py),
  * so it does not depend on the host's libm. */
 #include "gnn_exp_lut.h"
 #include "gnnerator.h"

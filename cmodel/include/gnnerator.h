@@ -142,7 +142,7 @@
  * arithmetic: t = |x| log2(e) with 56 fraction bits ((significand * L2E) >> (133 - exponent),
  * L2E = round(log2(e) 2^39)), negated for x < 0 into n + f with f in [0, 1); i = f's top 8
  * bits, u = (next 24 bits * round(ln2 2^32)) >> 32; 2^f ~ TAB[i] (1 + u + u^2/2) with
- * TAB[i] = round(2^(i/256) 2^30) (scripts/gen_gnn_exp_lut.py) and u^2/2 = (u*u) >> 33;
+ * TAB[i] = round(2^(i/256) 2^30) (sw/gnnerator/gen_gnn_exp_lut.py) and u^2/2 = (u*u) >> 33;
  * the 64-bit product rounded to 24 bits (nearest even); results >= 2^128 -> +inf, below 2^-126
  * -> +0 (no subnormal results).  Within 1 ulp of exp rounded to nearest over every fp32 input
  * (0.28% differ by 1 ulp; test_gnnerator checks a sweep).

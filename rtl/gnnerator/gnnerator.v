@@ -498,7 +498,9 @@ module gnnerator #(
                            arb_gnt[1] ? st_req_addr : ld_req_addr;
   assign mem_req_words_o = arb_gnt[3] ? gst_req_words : arb_gnt[2] ? gld_req_words :
                            arb_gnt[1] ? st_req_words : ld_req_words;
-  assign mem_req_wdata_o = arb_gnt[3] ? gst_req_data : st_data_pw;
+  // write data only with a write granted (zero for a read): the whole request holds while it
+  // waits, as the hold check below asserts
+  assign mem_req_wdata_o = arb_gnt[3] ? gst_req_data : arb_gnt[1] ? st_data_pw : {Pw*32{1'b0}};
   assign ld_req_rdy      = mem_req_ready_i && arb_gnt[0];
   assign st_req_rdy      = mem_req_ready_i && arb_gnt[1];
   assign gld_req_rdy     = mem_req_ready_i && arb_gnt[2];
@@ -533,12 +535,12 @@ module gnnerator #(
 
 `ifndef SYNTHESIS
   // handshake hold rule on the memory request (docs/conventions.md)
-  cc_hold_check #(.Width(1 + AddrW + 8)) u_hold_req (
+  cc_hold_check #(.Width(1 + AddrW + 8 + Pw*32)) u_hold_req (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .valid_i(mem_req_valid_o),
     .ready_i(mem_req_ready_i),
-    .data_i ({mem_req_we_o, mem_req_addr_o, mem_req_words_o}),
+    .data_i ({mem_req_we_o, mem_req_addr_o, mem_req_words_o, mem_req_wdata_o}),
     .release_i(1'b0)
   );
 `endif

@@ -16,8 +16,8 @@
  *   - GLD as LD (one request a cycle, EDGE: n lines of P words, IF/MF: n * ch node lines; its
  *     own LdTags reads in flight and per-bank counters), GST as ST (n * ch lines through its own
  *     3-entry FIFO), GEX busy for gex_len[i] cycles from I + 1 (GRUN: its GRUN TIMING cycles,
- *     which depend on the edges, so the caller runs the program on the golden model first;
- *     GFILL: n), under the issue rules of gnnerator.v for the six units (banks; DRAM ranges of
+ *     which depend on the edges, so the caller runs the program on the golden model first,
+ *     gnn_model_gex_lengths; GFILL: n), under the issue rules of gnnerator.v for the six units (banks; DRAM ranges of
  *     loads against stores and of ST against GST);
  *   - the memory port: cc_rr_arbiter over LD, ST, GLD, GST (requesters 0..3): the lowest index
  *     at or above the pointer wins, else the lowest; the pointer moves past each grant (with
@@ -255,7 +255,6 @@ int gnn_prog_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_i
     if (issue && err[head] == GNN_OK) {
       const gnn_insn_t *in = &prog[head];
       const gnn_use_t *u = &use[head];
-      const unsigned op = gnn_get(in, GNN_F_OP);
       if (u->unit >= 3) {
         const uint64_t nn = gnn_get(in, GNN_G_N), dim = gnn_get(in, GNN_G_DIM);
         const uint64_t lines =
@@ -266,7 +265,7 @@ int gnn_prog_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_i
         } else if (u->unit == 4) {
           st_start(&gs, lines, u);
         } else {
-          const uint64_t len = op == GNN_OP_GFILL ? nn : gex_len[head];
+          const uint64_t len = gex_len[head];
           gex.busy = len > 0;
           gex.start = c + 1;
           gex.end = c + len;

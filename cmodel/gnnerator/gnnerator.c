@@ -757,14 +757,23 @@ uint64_t gnn_model_bad_edges(const gnn_model_t *m) { return gnn_gstate_bad_edges
 gnn_grun_stats_t gnn_model_grun_stats(const gnn_model_t *m) { return gnn_gstate_stats(m->g); }
 
 size_t gnn_model_gex_lengths(gnn_model_t *m, const gnn_insn_t *prog, size_t n, int skip_dense,
-                             uint64_t *gex_len) {
+                             uint64_t *gex_len, gnn_grun_stats_t *sum) {
   size_t errors = 0;
   for (size_t i = 0; i < n; i++) {
     const unsigned op = gnn_get(&prog[i], GNN_F_OP);
     gex_len[i] = 0;
     if (skip_dense && op < GNN_OP_GLOAD) continue;
-    if (gnn_model_exec(m, &prog[i]) != GNN_OK) errors++;
-    else if (op == GNN_OP_GRUN) gex_len[i] = gnn_model_grun_stats(m).cycles;
+    if (gnn_model_exec(m, &prog[i]) != GNN_OK) {
+      errors++;
+    } else if (op == GNN_OP_GRUN || op == GNN_OP_GFILL) {
+      const gnn_grun_stats_t s = gnn_model_grun_stats(m);
+      gex_len[i] = s.cycles;
+      if (sum) {
+        sum->cycles += s.cycles, sum->items += s.items, sum->stalls += s.stalls;
+        sum->lock_stalls += s.lock_stalls, sum->sfu_stalls += s.sfu_stalls;
+        sum->bad_edges += s.bad_edges;
+      }
+    }
   }
   return errors;
 }

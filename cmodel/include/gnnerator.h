@@ -375,20 +375,21 @@ typedef struct {
  * instruction (the graph units' timing: GRUN TIMING, gnn_model_grun_stats). */
 int gnn_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t *prog, size_t n,
                gnn_cyc_stats_t *st);
-/* The same for a program of both engines: gex_len[i] is GEX's busy cycles for GRUN i (its GRUN
- * TIMING cycles: gnn_model_grun_stats after executing the program in order on the golden model,
- * e.g. gnn_model_gex_lengths; entries of other instructions are ignored; GFILL takes its n).
+/* The same for a program of both engines: gex_len[i] is GEX's busy cycles for GRUN or GFILL i
+ * (gnn_model_gex_lengths: GRUN TIMING's cycles, GFILL's n; entries of other instructions are
+ * ignored).
  * gex_len NULL: dense programs only, as gnn_cycles.  rd_lines / wr_lines count both engines'
  * requests; rd_bytes / wr_bytes the Dense Engine's. */
 int gnn_prog_cycles(const gnn_cfg_t *cfg, const gnn_memtiming_t *mt, const gnn_insn_t *prog,
                     size_t n, const uint64_t *gex_len, gnn_cyc_stats_t *st);
 /* Executes prog in order on m (a model of the program's configuration and memory image) and
- * writes each GRUN's GEX cycles to gex_len[i] (0 for other instructions).  skip_dense: the Dense
- * Engine's instructions are not executed (their results do not change any GRUN's timing, which
- * depends only on the edges the program loads).  Returns the number of instructions with an
- * error status. */
+ * writes each GRUN's and GFILL's GEX cycles to gex_len[i] (0 for other instructions); sum (may
+ * be NULL) gets their schedules' statistics added up.  skip_dense: the Dense Engine's
+ * instructions are not executed (their results do not change any GRUN's timing, which depends
+ * only on the edges the program loads).  Returns the number of instructions with an error
+ * status. */
 size_t gnn_model_gex_lengths(gnn_model_t *m, const gnn_insn_t *prog, size_t n, int skip_dense,
-                             uint64_t *gex_len);
+                             uint64_t *gex_len, gnn_grun_stats_t *sum);
 /* Cycles of one MATMUL in the EX unit, first cycle to last OUT write (no stalls). */
 uint64_t gnn_matmul_cycles(const gnn_cfg_t *cfg, unsigned df, unsigned m, unsigned k, unsigned n);
 

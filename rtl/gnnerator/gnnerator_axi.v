@@ -191,12 +191,8 @@ module gnnerator_axi #(
   localparam integer ReqW    = 1 + AddrW + 8 + Pw * 32; // {we, addr, words, wdata}
   localparam integer WqW     = 1 + 2 * (AxiDataW + Bb); // {two beats, hi strb, hi, lo strb, lo}
   localparam integer FqCw    = $clog2(FetchDepth + 1);
-  localparam integer RtPtrW  = (RdCmds > 1) ? $clog2(RdCmds) : 1;
-  localparam integer WtPtrW  = (WrCmds > 1) ? $clog2(WrCmds) : 1;
-  localparam integer RdLastI = RdCmds - 1, WrLastI = WrCmds - 1, KLastI = K - 1;
+  localparam integer KLastI  = K - 1;
   localparam integer FetchHI = (FetchDepth + 1) / 2;
-  localparam [RtPtrW-1:0] RtLast = RdLastI[RtPtrW-1:0];
-  localparam [WtPtrW-1:0] WtLast = WrLastI[WtPtrW-1:0];
   localparam [31:0]  KM1      = KLastI[31:0];
   localparam [15:0]  BbW      = Bb[15:0];
   localparam [8:0]   FetchD9  = FetchDepth[8:0];
@@ -366,71 +362,34 @@ module gnnerator_axi #(
   // Word ranges [lo, hi) of the data reads whose data have not all arrived (RdCmds entries) and
   // of the writes without their B response (WrCmds entries), each a circular buffer in issue
   // order; a request that overlaps a range of the other direction waits.
-  reg  [RdCmds-1:0] rt_v_q;
-  reg  [AddrW-1:0]  rt_lo_q [0:RdCmds-1];
-  reg  [AddrW:0]    rt_hi_q [0:RdCmds-1];
-  reg  [RtPtrW-1:0] rt_head_q, rt_tail_q;
-  reg  [WrCmds-1:0] wt_v_q;
-  reg  [AddrW-1:0]  wt_lo_q [0:WrCmds-1];
-  reg  [AddrW:0]    wt_hi_q [0:WrCmds-1];
-  reg  [WtPtrW-1:0] wt_head_q, wt_tail_q;
-  wire [RdCmds-1:0] rt_hit;
-  wire [WrCmds-1:0] wt_hit;
-  wire              rt_push, rt_pop, wt_push, wt_pop;
-
-  genvar gi;
-  generate
-    for (gi = 0; gi < RdCmds; gi = gi + 1) begin : gen_rt
-      assign rt_hit[gi] = rt_v_q[gi] && ({1'b0, rq_addr} < rt_hi_q[gi]) &&
-                          ({1'b0, rt_lo_q[gi]} < rq_hi);
-    end
-    for (gi = 0; gi < WrCmds; gi = gi + 1) begin : gen_wt
-      assign wt_hit[gi] = wt_v_q[gi] && ({1'b0, rq_addr} < wt_hi_q[gi]) &&
-                          ({1'b0, wt_lo_q[gi]} < rq_hi);
-    end
-  endgenerate
-
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rt_v_q    <= {RdCmds{1'b0}};
-      rt_head_q <= {RtPtrW{1'b0}};
-      rt_tail_q <= {RtPtrW{1'b0}};
-      wt_v_q    <= {WrCmds{1'b0}};
-      wt_head_q <= {WtPtrW{1'b0}};
-      wt_tail_q <= {WtPtrW{1'b0}};
-    end else begin
-      if (rt_push) begin
-        rt_v_q[rt_tail_q] <= 1'b1;
-        rt_tail_q <= (rt_tail_q == RtLast) ? {RtPtrW{1'b0}} : rt_tail_q + 1'b1;
-      end
-      if (rt_pop) begin
-        rt_v_q[rt_head_q] <= 1'b0;
-        rt_head_q <= (rt_head_q == RtLast) ? {RtPtrW{1'b0}} : rt_head_q + 1'b1;
-      end
-      if (wt_push) begin
-        wt_v_q[wt_tail_q] <= 1'b1;
-        wt_tail_q <= (wt_tail_q == WtLast) ? {WtPtrW{1'b0}} : wt_tail_q + 1'b1;
-      end
-      if (wt_pop) begin
-        wt_v_q[wt_head_q] <= 1'b0;
-        wt_head_q <= (wt_head_q == WtLast) ? {WtPtrW{1'b0}} : wt_head_q + 1'b1;
-      end
-    end
-  end
-  // Datapath registers without reset: the valid bits say which entries hold a range.
-  always @(posedge clk_i) begin
-    if (rt_push) begin
-      rt_lo_q[rt_tail_q] <= rq_addr;
-      rt_hi_q[rt_tail_q] <= rq_hi;
-    end
-    if (wt_push) begin
-      wt_lo_q[wt_tail_q] <= rq_addr;
-      wt_hi_q[wt_tail_q] <= rq_hi;
-    end
-  end
-  wire wt_full = wt_v_q[wt_tail_q];
-  wire rd_hazard = |wt_hit;   // a read waits for these writes' responses
-  wire wr_hazard = |rt_hit;   // a write waits for these reads' data
+  wire rt_push, rt_pop, wt_push, wt_pop;
+  wire rd_hazard, wr_hazard, wt_full, wt_empty, unused_rt_full, unused_rt_empty;
+  gnn_range_track #(.Entries(RdCmds), .AddrW(AddrW)) u_rd_track (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .push_i   (rt_push),
+    .push_lo_i(rq_addr),
+    .push_hi_i(rq_hi),
+    .pop_i    (rt_pop),
+    .q_lo_i   (rq_addr),
+    .q_hi_i   (rq_hi),
+    .hit_o    (wr_hazard),        // a write waits for these reads' data
+    .full_o   (unused_rt_full),   // the owner FIFO (RdCmds) bounds the reads in flight
+    .empty_o  (unused_rt_empty)
+  );
+  gnn_range_track #(.Entries(WrCmds), .AddrW(AddrW)) u_wr_track (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .push_i   (wt_push),
+    .push_lo_i(rq_addr),
+    .push_hi_i(rq_hi),
+    .pop_i    (wt_pop),
+    .q_lo_i   (rq_addr),
+    .q_hi_i   (rq_hi),
+    .hit_o    (rd_hazard),        // a read waits for these writes' responses
+    .full_o   (wt_full),
+    .empty_o  (wt_empty)
+  );
 
   // ---------------------------------------------------------------- instruction fetch
   // fb_left_q: program beats not yet asked for; fb_infl_q: beats asked for, not yet arrived.
@@ -527,6 +486,7 @@ module gnnerator_axi #(
   wire [2*AxiDataW-1:0] rd_pair  = stash_v_q ? {rd_data, stash_q} : {{AxiDataW{1'b0}}, rd_data};
   wire [2*AxiDataW-1:0] rd_shift = rd_pair >> {own_woff, 5'd0};
   wire [Pw*32-1:0]      rd_mask;
+  genvar gi;
   generate
     for (gi = 0; gi < Pw; gi = gi + 1) begin : gen_rd_mask
       localparam [7:0] WordIdx = gi;
@@ -697,7 +657,7 @@ module gnnerator_axi #(
   wire [32:0] len_beats = ({1'b0, cfg_len} + {1'b0, KM1}) >> $clog2(K);
   wire        st_bad    = st_valid && (st_err != 3'd0);
   assign job_end = busy_q && (retired_q == len_q) && eng_idle && !rq_valid && !rsp_v_q &&
-                   !own_valid && !fq_valid && (wt_v_q == {WrCmds{1'b0}});
+                   !own_valid && !fq_valid && wt_empty;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -261,35 +261,29 @@ int main(int argc, char **argv) {
     gnn_model_t *m = gnn_wl_model(&wl);
     gnn_prog_t dense;
     gnn_prog_init(&dense);
-    const gnn_memtiming_t mt0 = {(int)lat};
+    const gnn_memtiming_t mt = {(int)lat};
     if (!m) cutil_die(kProg, "out of memory");
-    uint64_t gex = 0, items = 0, stalls = 0, lock = 0, sfus_st = 0;
+    for (size_t i = 0; i < wl.prog.n; i++)
+      if (gnn_get(&wl.prog.insn[i], GNN_F_OP) < GNN_OP_GLOAD &&
+          gnn_prog_push(&dense, wl.prog.insn[i]) != 0)
+        cutil_die(kProg, "out of memory");
+    /* the graph instructions on the model: each GRUN's schedule (the Dense Engine's arithmetic
+       skipped), then the whole program on both engines, exact (the RTL's cycle count without
+       back-pressure) */
     uint64_t *gex_len = calloc(wl.prog.n ? wl.prog.n : 1, sizeof *gex_len);
     if (!gex_len) cutil_die(kProg, "out of memory");
-    for (size_t i = 0; i < wl.prog.n; i++) {
-      const gnn_insn_t *in = &wl.prog.insn[i];
-      const unsigned op = gnn_get(in, GNN_F_OP);
-      if (op < GNN_OP_GLOAD) {
-        if (gnn_prog_push(&dense, *in) != 0) cutil_die(kProg, "out of memory");
-        continue;
-      }
-      if (gnn_model_exec(m, in) != GNN_OK) cutil_die(kProg, "instruction %zu has an error", i);
-      if (op == GNN_OP_GRUN || op == GNN_OP_GFILL) {
-        const gnn_grun_stats_t s = gnn_model_grun_stats(m);
-        gex += s.cycles, items += s.items, stalls += s.stalls, lock += s.lock_stalls;
-        sfus_st += s.sfu_stalls;
-        gex_len[i] = s.cycles;
-      }
-    }
-    /* the whole program on both engines, exact (the RTL's cycle count without back-pressure) */
+    gnn_grun_stats_t gs = {0, 0, 0, 0, 0, 0};
+    if (gnn_model_gex_lengths(m, wl.prog.insn, wl.prog.n, 1, gex_len, &gs) != 0)
+      cutil_die(kProg, "a graph instruction has an error");
+    const uint64_t gex = gs.cycles, items = gs.items, stalls = gs.stalls, lock = gs.lock_stalls;
+    const uint64_t sfus_st = gs.sfu_stalls;
     gnn_cyc_stats_t ts;
-    if (gnn_prog_cycles(&cfg, &mt0, wl.prog.insn, wl.prog.n, gex_len, &ts) != 0)
+    if (gnn_prog_cycles(&cfg, &mt, wl.prog.insn, wl.prog.n, gex_len, &ts) != 0)
       cutil_die(kProg, "the cycle model refused the program");
     free(gex_len);
     gnn_prog_stats_t ps;
     gnn_prog_stats(&cfg, wl.prog.insn, wl.prog.n, &ps);
     const uint64_t gmem = ps.g_rd_lines + ps.g_wr_lines;
-    const gnn_memtiming_t mt = mt0;
     gnn_cyc_stats_t cs;
     memset(&cs, 0, sizeof cs);
     if (dense.n && gnn_cycles(&cfg, &mt, dense.insn, dense.n, &cs) != 0)

@@ -42,14 +42,7 @@
 #include "gnnerator.h"
 #include "gnnerator/gnn_dense.h"
 #include "gnnerator/gnn_gcomp.h"
-
-// DRAM map of the random stream: LOADs read [0, 8192) and the output region, STOREs write
-// [16384, 24576); a zero region for the scrub after a reset and the OUT flush area lie above.
-static const uint64_t kInBase = 0, kInWords = 8192, kOutBase = 16384, kOutWords = 8192;
-static const uint64_t kZero = 1u << 16, kFlush = kZero + 4096;
-// the graph stream's edge region and store region; its MF flush goes above the dense flush
-static const uint64_t kEdgeBase = 8192, kEdgeWords = 8192, kGOutBase = 24576, kGOutWords = 8192;
-static const uint64_t kGFlush = 1u << 17;
+#include "tb_gnn_stream.h"  // the DRAM map, the random stream, the flush programs
 
 typedef Vgnnerator Top;
 
@@ -252,73 +245,9 @@ static std::vector<gnn_insn_t> scrub_program(const gnn_cfg_t *cfg, uint32_t zero
   return p;
 }
 
-// Stores every OUT line to DRAM from `addr` on (one line per lw words).
-static std::vector<gnn_insn_t> flush_program(const gnn_cfg_t *cfg, uint32_t addr) {
-  std::vector<gnn_insn_t> p;
-  for (int bank = 0; bank < 2; bank++)
-    p.push_back(gnn_enc_store((unsigned)(bank * cfg->depth[GNN_BUF_OUT]),
-                              (unsigned)cfg->depth[GNN_BUF_OUT], (unsigned)cfg->lw,
-                              addr + (uint32_t)(bank * cfg->depth[GNN_BUF_OUT] * cfg->lw),
-                              (uint32_t)cfg->lw));
-  return p;
-}
-
 static void compare_region(Bench *b, uint64_t addr, uint64_t n, const char *what) {
   for (uint64_t k = 0; k < n; k++)
     b->sc->check(what, addr + k, gnn_mem_rd(b->model, addr + k), b->mem.rd(addr + k));
-}
-
-static gnn_grand_region_t graph_region() {
-  gnn_grand_region_t rg;
-  rg.in_base = kInBase;
-  rg.in_words = kInWords;
-  rg.edge_base = kEdgeBase;
-  rg.edge_words = kEdgeWords;
-  rg.out_base = kGOutBase;
-  rg.out_words = kGOutWords;
-  rg.init_memories = 1;
-  return rg;
-}
-
-// Adds the edge region and a random graph stream to wl, interleaved with the dense stream at
-// random (each keeps its order; both prologues come first).
-static bool graph_stream(Bench *b, const TbArgs *a, int bad_pct, gnn_wl_t *wl, char *err,
-                         size_t errlen) {
-  std::vector<uint32_t> edges(kEdgeWords);
-  gnn_random_edges(a->seed ^ 0xed9e5u, 8, edges.data(), edges.size());
-  if (gnn_wl_add_mem(wl, kEdgeBase, edges.data(), kEdgeWords) != 0) return false;
-  gnn_grand_region_t rg = graph_region();
-  gnn_prog_t gp;
-  gnn_prog_init(&gp);
-  if (gnn_random_gprogram(&b->cfg, a->seed ^ 0x9a9au, (size_t)a->n, (unsigned)bad_pct, &rg, &gp,
-                          err, errlen) != 0)
-    return false;
-  gnn_prog_t mix;
-  gnn_prog_init(&mix);
-  size_t i = 0, j = 0;
-  const size_t dense_pro = 6, graph_pro = 6;
-  bool oom = false;
-  while (i < wl->prog.n || j < gp.n) {
-    const bool pro = i < dense_pro || j < graph_pro;
-    const bool pick_dense =
-        j == gp.n || (i < wl->prog.n && (pro ? i < dense_pro : tb_rand_range(0, 1) == 0));
-    oom |= gnn_prog_push(&mix, pick_dense ? wl->prog.insn[i++] : gp.insn[j++]) != 0;
-  }
-  gnn_prog_free(&gp);
-  gnn_prog_free(&wl->prog);
-  wl->prog = mix;
-  if (oom) std::snprintf(err, errlen, "out of memory");
-  return !oom;
-}
-
-// GSTOREs of every MF line of every GPE (dim = L, one line a node) from `addr` on.
-static std::vector<gnn_insn_t> gflush_program(const gnn_cfg_t *cfg, uint32_t addr) {
-  std::vector<gnn_insn_t> p;
-  const unsigned d = (unsigned)cfg->gdepth[GNN_MEM_MF], n = (unsigned)cfg->gpes * d;
-  for (unsigned bank = 0; bank < 2; bank++)
-    p.push_back(gnn_enc_gstore(bank * d, n, (unsigned)cfg->lanes,
-                               addr + bank * n * (unsigned)cfg->lanes, (uint32_t)cfg->lanes));
-  return p;
 }
 
 int main(int argc, char **argv) {
@@ -361,26 +290,12 @@ int main(int argc, char **argv) {
       return 2;
     }
   } else {
-    // a random stream over a random memory image
-    gnn_rand_region_t rg;
-    rg.in_base = kInBase;
-    rg.in_words = kInWords;
-    rg.out_base = kOutBase;
-    rg.out_words = kOutWords;
-    rg.init_buffers = 1;
-    std::vector<uint32_t> data(kInWords + kOutWords);
+    // a random stream over a random memory image (tb_gnn_stream.h)
     int special = 5;
     if ((v = tb_plusarg("special")) && *v) special = std::atoi(v);
-    gnn_fill_random(a.seed ^ 0x5eedu, (unsigned)special, data.data(), data.size());
-    if (gnn_wl_init(&wl, &b.cfg) != 0 || gnn_wl_add_mem(&wl, kInBase, data.data(), kInWords) ||
-        gnn_wl_add_mem(&wl, kOutBase, data.data() + kInWords, kOutWords) ||
-        gnn_random_program(&b.cfg, a.seed, (size_t)a.n, (unsigned)bad_pct, &rg, &wl.prog,
-                           nullptr, err, sizeof err) != 0) {
+    if (!tb_gnn_random_stream(&b.cfg, a.seed, (size_t)a.n, (unsigned)bad_pct, (unsigned)special,
+                              &wl, err, sizeof err)) {
       std::fprintf(stderr, "tb_gnnerator: cannot make the random stream: %s\n", err);
-      return 2;
-    }
-    if (TB_Gpes > 0 && !graph_stream(&b, &a, bad_pct, &wl, err, sizeof err)) {
-      std::fprintf(stderr, "tb_gnnerator: cannot make the random graph stream: %s\n", err);
       return 2;
     }
   }
@@ -434,13 +349,13 @@ int main(int argc, char **argv) {
       done = half;
     }
     run_program(&b, wl.prog.insn + done, wl.prog.n - done, &gap);
-    std::vector<gnn_insn_t> flush = flush_program(&b.cfg, (uint32_t)kFlush);
+    std::vector<gnn_insn_t> flush = tb_gnn_out_flush(&b.cfg, (uint32_t)kFlush);
     run_program(&b, flush.data(), flush.size(), &gap);
     const uint64_t fl = 2ull * (uint64_t)b.cfg.depth[GNN_BUF_OUT] * (uint64_t)b.cfg.lw;
     compare_region(&b, kFlush, fl, "OUT buffer flush");
     compare_region(&b, kOutBase, kOutWords, "output region");
     if (TB_Gpes > 0) {
-      std::vector<gnn_insn_t> gflush = gflush_program(&b.cfg, (uint32_t)kGFlush);
+      std::vector<gnn_insn_t> gflush = tb_gnn_mf_flush(&b.cfg, (uint32_t)kGFlush);
       run_program(&b, gflush.data(), gflush.size(), &gap);
       const uint64_t gl = 2ull * (uint64_t)b.cfg.gpes * (uint64_t)b.cfg.gdepth[GNN_MEM_MF] *
                           (uint64_t)b.cfg.lanes;
@@ -482,7 +397,7 @@ int main(int argc, char **argv) {
   if (wlpath && TB_Gpes > 0) {
     gnn_model_t *lm = gnn_wl_model(&wl);
     if (lm) {
-      gnn_model_gex_lengths(lm, wl.prog.insn, wl.prog.n, 0, gex_len.data());
+      gnn_model_gex_lengths(lm, wl.prog.insn, wl.prog.n, 0, gex_len.data(), nullptr);
       gnn_model_free(lm);
     }
   }

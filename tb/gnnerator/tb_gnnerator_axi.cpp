@@ -37,6 +37,7 @@
 #include "gnnerator/gnn_gcomp.h"
 #include "gnnerator/gnnerator_regs.h"
 #include "tb_axi.h"
+#include "tb_gnn_stream.h"  // the random streams' DRAM map, the stream, the flush programs
 #include "tb_lib.h"
 
 namespace {
@@ -48,11 +49,6 @@ const uint64_t kWinBase = 0x100000;        // the window starts at kWinBase + 4 
 const uint64_t kGuard = 4096;              // guard bytes on both sides of the window
 const uint64_t kProgArena = 0x100000 + 4 * kWords + 0x10000;  // programs from here on
 const uint64_t kJobTimeout = 4000000;                         // cycles a job may take
-// DRAM map of the random streams (as tb_gnnerator.cpp): LOADs read [0, 8192) and the output
-// region, STOREs write [16384, 24576); edges at 8192, graph stores at 24576; flushes above.
-const uint64_t kInBase = 0, kInWords = 8192, kOutBase = 16384, kOutWords = 8192;
-const uint64_t kEdgeBase = 8192, kEdgeWords = 8192, kGOutBase = 24576, kGOutWords = 8192;
-const uint64_t kFlush = (1u << 16) + 4096, kGFlush = 1u << 17;
 
 struct Env {
   TbArgs a;
@@ -225,69 +221,19 @@ int job(Env &e, const gnn_insn_t *p, size_t n, bool check_mem = true, int exp_co
 // A random stream (dense, and graph with a Graph Engine) over a random image, as tb_gnnerator.
 bool random_stream(Env &e, uint64_t seed, long n, unsigned bad, gnn_wl_t *wl) {
   char err[256];
-  gnn_rand_region_t rg;
-  rg.in_base = kInBase;
-  rg.in_words = kInWords;
-  rg.out_base = kOutBase;
-  rg.out_words = kOutWords;
-  rg.init_buffers = 1;
-  std::vector<uint32_t> data(kInWords + kOutWords);
-  gnn_fill_random(seed ^ 0x5eedu, 5, data.data(), data.size());
-  if (gnn_wl_init(wl, &e.cfg) != 0 || gnn_wl_add_mem(wl, kInBase, data.data(), kInWords) ||
-      gnn_wl_add_mem(wl, kOutBase, data.data() + kInWords, kOutWords) ||
-      gnn_random_program(&e.cfg, seed, static_cast<size_t>(n), bad, &rg, &wl->prog, nullptr, err,
-                         sizeof err) != 0) {
+  if (!tb_gnn_random_stream(&e.cfg, seed, static_cast<size_t>(n), bad, 5, wl, err, sizeof err)) {
     std::fprintf(stderr, "tb_gnnerator_axi: cannot make the random stream: %s\n", err);
     return false;
   }
-  if (TB_Gpes == 0) return true;
-  std::vector<uint32_t> edges(kEdgeWords);
-  gnn_random_edges(seed ^ 0xed9e5u, 8, edges.data(), edges.size());
-  gnn_grand_region_t gr;
-  gr.in_base = kInBase;
-  gr.in_words = kInWords;
-  gr.edge_base = kEdgeBase;
-  gr.edge_words = kEdgeWords;
-  gr.out_base = kGOutBase;
-  gr.out_words = kGOutWords;
-  gr.init_memories = 1;
-  gnn_prog_t gp, mix;
-  gnn_prog_init(&gp);
-  gnn_prog_init(&mix);
-  if (gnn_wl_add_mem(wl, kEdgeBase, edges.data(), kEdgeWords) != 0 ||
-      gnn_random_gprogram(&e.cfg, seed ^ 0x9a9au, static_cast<size_t>(n), bad, &gr, &gp, err,
-                          sizeof err) != 0) {
-    std::fprintf(stderr, "tb_gnnerator_axi: cannot make the random graph stream: %s\n", err);
-    return false;
-  }
-  // interleaved at random, each keeping its order; both prologues (6 each) first
-  size_t i = 0, j = 0;
-  bool oom = false;
-  while (i < wl->prog.n || j < gp.n) {
-    const bool pro = i < 6 || j < 6;
-    const bool dense = j == gp.n || (i < wl->prog.n && (pro ? i < 6 : tb_chance(50)));
-    oom |= gnn_prog_push(&mix, dense ? wl->prog.insn[i++] : gp.insn[j++]) != 0;
-  }
-  gnn_prog_free(&gp);
-  gnn_prog_free(&wl->prog);
-  wl->prog = mix;
-  return !oom;
+  return true;
 }
 
 // Stores every OUT line (and every MF line of every GPE) into the flush areas.
 std::vector<gnn_insn_t> flush_program(const gnn_cfg_t *c) {
-  std::vector<gnn_insn_t> p;
-  const unsigned d = static_cast<unsigned>(c->depth[GNN_BUF_OUT]),
-                 lw = static_cast<unsigned>(c->lw);
-  for (unsigned bank = 0; bank < 2; bank++)
-    p.push_back(gnn_enc_store(bank * d, d, lw, static_cast<uint32_t>(kFlush + bank * d * lw), lw));
+  std::vector<gnn_insn_t> p = tb_gnn_out_flush(c, static_cast<uint32_t>(kFlush));
   if (c->gpes > 0) {
-    const unsigned m = static_cast<unsigned>(c->gdepth[GNN_MEM_MF]),
-                   nn = static_cast<unsigned>(c->gpes) * m;
-    const unsigned l = static_cast<unsigned>(c->lanes);
-    for (unsigned bank = 0; bank < 2; bank++)
-      p.push_back(
-          gnn_enc_gstore(bank * m, nn, l, static_cast<uint32_t>(kGFlush + bank * nn * l), l));
+    const std::vector<gnn_insn_t> g = tb_gnn_mf_flush(c, static_cast<uint32_t>(kGFlush));
+    p.insert(p.end(), g.begin(), g.end());
   }
   return p;
 }

@@ -1,25 +1,108 @@
-/* manna.h -- C golden model of manna (MANNA DiffMem tiles: eMAC units, banked double-buffered scratchpads, DMAT transpose unit, SFU, H-tree reduce/broadcast).
- * Scaffold made by scripts/new_block.py: the model of a pass-through of Width-bit words.
+/* manna.h -- C golden model of MANNA DiffMem tiles (rtl/manna): E eMAC units per tile, banked
+ * double-buffered scratchpads (MB, MS, VB, VS), the DMAT transpose unit, the serial SFU and the
+ * H-tree reduce/broadcast between 1..16 tiles, driven through the host port.
+ * docs/manna.md is the specification (ISA, semantics, errors, host port, collectives, the exp
+ * sequence); manna_isa.h holds the encoding.
+ *
+ * The model is functional and bit exact: transfers take effect immediately (the hazard rules
+ * make that equal to the RTL's overlapped execution), tiles run one at a time and meet at the
+ * collectives.  fp32 arithmetic is the host's (float ops and fmaf, round to nearest even,
+ * -ffp-contract=off), every NaN result is made the canonical 0x7FC00000.
+ *
+ * Configuration limits (mna_cfg_check): tiles 1, 2, 4, 8, 16; emacs a power of two 2..32; every
+ * memory >= 2 lines and at most 2^20 words (the host port's 20-bit address); ms_lines and
+ * vs_lines even; imem_depth 1..65536 (the STATUS word's 16-bit PC); rf_regs 2..16; transpose and
+ * emac_ops 0/1; fence_timeout >= 1.
+ *
+ * Collectives in the functional model: a tile that reaches a reduce/bcast (its fields and range
+ * checked) waits; when every tile waits, the collective is performed (all the same kind and
+ * count) or aborted (kinds or counts differ: every tile stops with COLL).  When some tiles wait
+ * and all the others have stopped, the waiting tiles stop with COLL if a stopped tile has an
+ * error status (2..8), else with TIMEOUT.  The model has no clock: it does not time out a
+ * collective while another tile is still running (the RTL would after fence_timeout cycles).
  */
 #ifndef MANNA_H
 #define MANNA_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "manna_isa.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct {
-  int width; /* data width in bits, 1..64 (the RTL's Width) */
-} manna_cfg_t;
+  int tiles;            /* 1,2,4,8,16 */
+  int emacs;            /* E: power of two 2..32 */
+  int mb_lines, ms_lines, vb_lines, vs_lines; /* lines of E words; ms_lines, vs_lines even, all >= 2 */
+  int imem_depth;       /* 64-bit instruction words per tile, >= 1 */
+  int rf_regs;          /* 2..16 */
+  int transpose;        /* 0/1: timing only, ignored by the functional model */
+  int emac_ops;         /* 0/1: timing only */
+  uint32_t fence_timeout;
+} mna_cfg_t;
 
-/* The model of one build: cfg->width = width. Returns 0, or -1 for a width outside 1..64. */
-int manna_cfg_init(manna_cfg_t *cfg, int width);
+/* A small config: tiles 2, emacs 4, mb 64, ms 32, vb 32, vs 16, imem 256, rf 8, transpose 1,
+ * emac_ops 1, fence 4096. */
+void mna_cfg_default(mna_cfg_t *cfg);
+/* 0 ok, -1 with a one-line reason in err (err may be NULL). */
+int mna_cfg_check(const mna_cfg_t *cfg, char *err, size_t errlen);
 
-/* Clock-free reference: out[i] = in[i] masked to the width, for n words. */
-void manna_ref(const manna_cfg_t *cfg, const uint64_t *in, uint64_t *out, size_t n);
+typedef struct mna mna_t;
+/* NULL if cfg invalid or out of memory; all memories zero, sregs/RF zero, status IDLE. */
+mna_t *mna_new(const mna_cfg_t *cfg);
+void mna_free(mna_t *m);
+const mna_cfg_t *mna_cfg(const mna_t *m);
+
+/* One host-port request (docs/manna.md "Host port"); returns the response err
+ * (MNA_RSP_OK/BAD/BUSY), *rdata (may be NULL) gets the response data (0 unless READ/STATUS ok).
+ * tile is ignored for START; bcast=1 with WRITE writes every tile (bcast is ignored by the other
+ * ops).  Checks: op 0..3; WRITE/READ: tile (unless bcast WRITE), space 0..5 and addr below the
+ * space's size, else BAD; then BUSY if a target tile is in RUN.  STATUS: tile, else BAD.
+ * START: BUSY if any tile is in RUN; addr (the start PC) is not checked (a PC >= imem_depth stops
+ * the tiles with PC at the first fetch).  WRITE takes data's low 32 bits (all 64 for IMEM);
+ * writes to s0 are ignored, s0 reads 0. */
+int mna_host(mna_t *m, int op, int bcast, int tile, int space, uint32_t addr, uint64_t data,
+             uint64_t *rdata);
+
+/* Runs every tile in RUN until each has stopped (DONE or an error). Returns 0, or -1 if some
+ * tile would execute more than max_insns instructions in this call (then every still-running
+ * tile is left in RUN; a later mna_run goes on from there). */
+int mna_run(mna_t *m, uint64_t max_insns);
+
+typedef struct {
+  int status;            /* MNA_ST_* */
+  uint32_t pc;           /* the stopping instruction's PC (while RUN: the next one's) */
+  uint32_t insns;        /* instructions completed since START */
+  int abort_valid;       /* 1 when the tile stopped with COLL/TIMEOUT inside a collective */
+  uint32_t abort_line, abort_lines; /* that collective's VS destination range (lines) */
+} mna_tile_status_t;
+void mna_tile_status(const mna_t *m, int tile, mna_tile_status_t *st);
+
+/* Direct read-only view of a tile's memory for comparisons: words of MB/MS/VB/VS (uint32_t),
+ * sreg (16 words).  NULL (and *nwords 0) for a bad tile or space (IMEM: use mna_imem). */
+const uint32_t *mna_mem(const mna_t *m, int tile, int space, size_t *nwords);
+const uint64_t *mna_imem(const mna_t *m, int tile, size_t *nwords);
+
+/* Optional per-instruction trace to f (NULL = off): "tile T pc P <disassembly>\n" (T, P decimal),
+ * one line per fetched instruction, before it executes. */
+void mna_set_trace(mna_t *m, FILE *f);
+
+/* Disassembly of one word, e.g. "vmm r1, a2, a3, s4 t" (also used by sw/manna/mna_dis): the
+ * syntax of docs/manna.md; unknown opcodes and words that are a FIELD error in every
+ * configuration (a non-zero unused field, flag or imm, an address generator field >= 8, sfu FN 7)
+ * print as ".word 0x%016llx" (16 lower-case hex digits).  Returns buf (n >= 1; truncated to n). */
+char *mna_disasm(uint64_t w, char *buf, size_t n);
+
+/* fp helpers of the spec, exported for tests and the kernel library: */
+uint32_t mna_fp_exp(uint32_t x);      /* the exp sequence of docs/manna.md bit for bit */
+uint32_t mna_fp_sigmoid(uint32_t x);  /* the SFU sigmoid: 1 / (exp(-x) + 1) */
+uint32_t mna_fp_fma(uint32_t a, uint32_t b, uint32_t c);  /* fmaf, canonical NaN */
+uint32_t mna_fp_add(uint32_t a, uint32_t b), mna_fp_sub(uint32_t a, uint32_t b),
+    mna_fp_mul(uint32_t a, uint32_t b), mna_fp_div(uint32_t a, uint32_t b), mna_fp_sqrt(uint32_t a);
 
 #ifdef __cplusplus
 }

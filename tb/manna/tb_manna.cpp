@@ -1,93 +1,408 @@
-// tb_manna.cpp -- Verilator harness of manna against its C model (cmodel/manna).
+// tb_manna.cpp -- Verilator harness of the MANNA top (rtl/manna/manna.v) against its golden model
+// (cmodel/manna, cmodel/include/manna.h).
 //
-// +n random beats under random input gaps (+gap) and output backpressure (+stall), a reset
-// with beats in flight half way; or, with +workload=FILE (one hex word a line), the file's words.
-// Every output beat is checked against the model's queue; the last line is the result line.
-// Build parameters: TB_Width (from rtl/manna/block.toml).
+// +workload=FILE   a workload file (docs/manna.md, "Workload files": cfg, p, m, s, c records).
+//                  Every record becomes host-port requests, sent to the RTL (under random request
+//                  gaps +gap and response backpressure +stall) and to the model; every response
+//                  is compared (err and data). Before the first record every memory word of every
+//                  tile is written with zero (both sides), so unwritten words agree.
+//                  After each `s PC` (START, then the run to the end) the harness compares every
+//                  tile's STATUS word (status, stopping PC, instruction count); after the last
+//                  run it compares the `c` ranges, or every memory word of every tile (less the
+//                  destination range of an aborted collective, docs/manna.md).
+// +reset=1         reset the RTL in the middle of the first run (at a random cycle), then replay
+//                  the whole file from the beginning on the RTL and a fresh model.
+// +busy=1          while a run is in flight, send WRITE/READ requests: each must be refused with
+//                  BUSY (err 2) and change nothing.
+// +hostbad=N       N random malformed host requests (bad tile, space, address, bcast read) before
+//                  the workload, each compared with the model's response.
+// Build parameters: TB_Tiles, TB_Emacs, TB_MbLines, ... (rtl/manna/block.toml).
 #include "Vmanna.h"
 #include "tb_lib.h"
 
 #include <cinttypes>
-#include <deque>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "manna.h"
 
 typedef Vmanna Top;
 
-static bool read_words(const char *path, std::vector<uint64_t> *w) {
+struct Rec {
+  char kind;                // 'p', 'm', 's', 'c'
+  int tile;                 // -1: every tile
+  int space;
+  uint32_t addr;
+  std::vector<uint64_t> words;
+  uint32_t len;
+};
+
+static int space_of(const char *s) {
+  if (!std::strcmp(s, "mb")) return MNA_SP_MB;
+  if (!std::strcmp(s, "ms")) return MNA_SP_MS;
+  if (!std::strcmp(s, "vb")) return MNA_SP_VB;
+  if (!std::strcmp(s, "vs")) return MNA_SP_VS;
+  if (!std::strcmp(s, "sreg")) return MNA_SP_SREG;
+  if (!std::strcmp(s, "imem")) return MNA_SP_IMEM;
+  return -1;
+}
+
+static bool parse_workload(const char *path, const mna_cfg_t &cfg, std::vector<Rec> *recs) {
   FILE *f = std::fopen(path, "r");
-  if (!f) return false;
-  char line[64];
-  while (std::fgets(line, sizeof line, f)) {
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(line, &end, 16);
-    if (end == line) {
-      std::fclose(f);
-      return false;
+  if (!f) {
+    std::fprintf(stderr, "tb_manna: cannot open %s\n", path);
+    return false;
+  }
+  std::string line;
+  char buf[1 << 16];
+  int no = 0;
+  bool ok = true;
+  while (ok && std::fgets(buf, sizeof buf, f)) {
+    no++;
+    size_t n = std::strlen(buf);
+    if (n == sizeof buf - 1 && buf[n - 1] != '\n') {
+      std::fprintf(stderr, "tb_manna: %s:%d: line too long\n", path, no);
+      ok = false;
+      break;
     }
-    w->push_back(v);
+    char *hash = std::strchr(buf, '#');
+    if (hash) *hash = 0;
+    std::vector<char *> tok;
+    for (char *t = std::strtok(buf, " \t\r\n"); t; t = std::strtok(nullptr, " \t\r\n")) tok.push_back(t);
+    if (tok.empty()) continue;
+    Rec r{};
+    r.kind = tok[0][0];
+    if (std::strlen(tok[0]) != 1 && std::strcmp(tok[0], "cfg") != 0) r.kind = '?';
+    if (!std::strcmp(tok[0], "cfg")) {
+      // tiles=T emacs=E mb= ms= vb= vs= imem= rf=
+      for (size_t i = 1; i < tok.size(); i++) {
+        char key[16];
+        long v;
+        if (std::sscanf(tok[i], "%15[a-z]=%ld", key, &v) != 2) continue;
+        long want = -1;
+        if (!std::strcmp(key, "tiles")) want = cfg.tiles;
+        else if (!std::strcmp(key, "emacs")) want = cfg.emacs;
+        else if (!std::strcmp(key, "mb")) want = cfg.mb_lines;
+        else if (!std::strcmp(key, "ms")) want = cfg.ms_lines;
+        else if (!std::strcmp(key, "vb")) want = cfg.vb_lines;
+        else if (!std::strcmp(key, "vs")) want = cfg.vs_lines;
+        else if (!std::strcmp(key, "imem")) want = cfg.imem_depth;
+        else if (!std::strcmp(key, "rf")) want = cfg.rf_regs;
+        if (want >= 0 && want != v) {
+          std::fprintf(stderr, "tb_manna: %s:%d: the file is for %s=%ld, this build has %ld\n",
+                       path, no, key, v, want);
+          ok = false;
+        }
+      }
+      continue;
+    }
+    auto tile_of = [&](const char *s) { return std::strcmp(s, "*") == 0 ? -1 : std::atoi(s); };
+    switch (r.kind) {
+      case 'p':
+        if (tok.size() < 4) { ok = false; break; }
+        r.tile = tile_of(tok[1]);
+        r.space = MNA_SP_IMEM;
+        r.addr = static_cast<uint32_t>(std::strtoul(tok[2], nullptr, 0));
+        for (size_t i = 3; i < tok.size(); i++) r.words.push_back(std::strtoull(tok[i], nullptr, 16));
+        break;
+      case 'm':
+        if (tok.size() < 5) { ok = false; break; }
+        r.tile = tile_of(tok[1]);
+        r.space = space_of(tok[2]);
+        r.addr = static_cast<uint32_t>(std::strtoul(tok[3], nullptr, 0));
+        for (size_t i = 4; i < tok.size(); i++) r.words.push_back(std::strtoull(tok[i], nullptr, 16));
+        if (r.space < 0) ok = false;
+        break;
+      case 's':
+        if (tok.size() < 2) { ok = false; break; }
+        r.addr = static_cast<uint32_t>(std::strtoul(tok[1], nullptr, 0));
+        break;
+      case 'c':
+        if (tok.size() < 5) { ok = false; break; }
+        r.tile = tile_of(tok[1]);
+        r.space = space_of(tok[2]);
+        r.addr = static_cast<uint32_t>(std::strtoul(tok[3], nullptr, 0));
+        r.len = static_cast<uint32_t>(std::strtoul(tok[4], nullptr, 0));
+        if (r.space < 0) ok = false;
+        break;
+      default:
+        ok = false;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "tb_manna: %s:%d: malformed record\n", path, no);
+      break;
+    }
+    recs->push_back(r);
   }
   std::fclose(f);
-  return true;
+  return ok;
+}
+
+// ------------------------------------------------------------------ the RTL side of the host port
+struct Host {
+  TbSim<Top> *sim;
+  TbStall gap, stall;
+  uint64_t busy_cycles = 0;
+  Host(TbSim<Top> *s, int gap_pct, int stall_pct) : sim(s), gap(gap_pct), stall(stall_pct) {}
+  // One request, waits for its response. Returns false on timeout.
+  bool req(int op, int bcast, int tile, int space, uint32_t addr, uint64_t data, int *err,
+           uint64_t *rdata, bool *idle_at_accept = nullptr) {
+    Top *t = sim->top;
+    while (gap.next()) {
+      t->req_valid_i = 0;
+      t->rsp_ready_i = 0;
+      sim->tick();
+      if (sim->timed_out) return false;
+    }
+    t->req_valid_i = 1;
+    t->req_op_i = op;
+    t->req_bcast_i = bcast;
+    t->req_tile_i = tile & 15;
+    t->req_space_i = space & 7;
+    t->req_addr_i = addr & 0xFFFFF;
+    t->req_data_i = data;
+    t->rsp_ready_i = 0;
+    for (;;) {
+      t->eval();
+      if (t->req_ready_o) break;
+      sim->tick();
+      if (sim->timed_out) return false;
+    }
+    if (idle_at_accept) *idle_at_accept = t->idle_o;
+    sim->tick();
+    t->req_valid_i = 0;
+    for (;;) {
+      t->rsp_ready_i = !stall.next();
+      t->eval();
+      if (t->rsp_valid_o && t->rsp_ready_i) {
+        *err = t->rsp_err_o;
+        *rdata = t->rsp_data_o;
+        sim->tick();
+        t->rsp_ready_i = 0;
+        return true;
+      }
+      sim->tick();
+      if (sim->timed_out) return false;
+    }
+  }
+};
+
+static uint32_t space_words(const mna_cfg_t &c, int sp) {
+  switch (sp) {
+    case MNA_SP_IMEM: return static_cast<uint32_t>(c.imem_depth);
+    case MNA_SP_MB: return static_cast<uint32_t>(c.mb_lines * c.emacs);
+    case MNA_SP_MS: return static_cast<uint32_t>(c.ms_lines * c.emacs);
+    case MNA_SP_VB: return static_cast<uint32_t>(c.vb_lines * c.emacs);
+    case MNA_SP_VS: return static_cast<uint32_t>(c.vs_lines * c.emacs);
+    case MNA_SP_SREG: return 16;
+    default: return 0;
+  }
 }
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_manna", 100000, &a);
-  manna_cfg_t cfg;
-  if (manna_cfg_init(&cfg, TB_Width) != 0) return 2;
-  std::vector<uint64_t> words;
-  const char *wl = tb_plusarg("workload");
-  if (wl && !read_words(wl, &words)) {
-    std::fprintf(stderr, "tb_manna: cannot read workload %s\n", wl);
+  tb_init(argc, argv, "tb_manna", 1, &a);
+  mna_cfg_t cfg;
+  mna_cfg_default(&cfg);
+  cfg.tiles = TB_Tiles;
+  cfg.emacs = TB_Emacs;
+  cfg.mb_lines = TB_MbLines;
+  cfg.ms_lines = TB_MsLines;
+  cfg.vb_lines = TB_VbLines;
+  cfg.vs_lines = TB_VsLines;
+  cfg.imem_depth = TB_ImemDepth;
+  cfg.rf_regs = TB_RfRegs;
+  cfg.transpose = TB_Transpose;
+  cfg.emac_ops = TB_EmacOps;
+  cfg.fence_timeout = TB_FenceTimeout;
+  char why[200];
+  if (mna_cfg_check(&cfg, why, sizeof why) != 0) {
+    std::fprintf(stderr, "tb_manna: bad build configuration: %s\n", why);
     return 2;
   }
-  const long n = wl ? static_cast<long>(words.size()) : a.n;
-  TbSim<Top> sim(a, 100 + 50ull * static_cast<uint64_t>(n));
-  TbScore sc("manna");
-  TbStall gap(a.gap_pct), stall(a.stall_pct);
-  Top *t = sim.top;
-  sim.reset();
-  std::deque<uint64_t> expect;
-  long sent = 0, got = 0;
-  bool valid = false, did_reset = false;
-  uint64_t data = 0;
-  const uint64_t start = sim.cycle;
-  while (got < n && !sim.timed_out) {
-    if (!wl && !did_reset && sent >= n / 2 && !expect.empty()) {  // reset with beats in flight
-      did_reset = true;
-      sim.reset();
-      sent -= static_cast<long>(expect.size());
-      expect.clear();
-      valid = false;
-    }
-    if (!valid && sent < n && !gap.next()) {
-      valid = true;
-      uint64_t x = wl ? words[sent] : tb_rand(), y;
-      manna_ref(&cfg, &x, &y, 1);
-      data = y;
-    }
-    t->in_valid_i = valid;
-    t->in_data_i = data;
-    t->out_ready_i = !stall.next();
-    t->eval();
-    if (t->out_valid_o && t->out_ready_i) {
-      sc.expect(!expect.empty(), "no beat without an input", got);
-      if (!expect.empty()) {
-        sc.check("out_data_o", got, expect.front(), t->out_data_o);
-        expect.pop_front();
-      }
-      got++;
-    }
-    if (valid && t->in_ready_o) {
-      expect.push_back(data);
-      valid = false;
-      sent++;
-    }
-    sim.tick();
+  const char *wl = tb_plusarg("workload");
+  if (!wl) {
+    std::fprintf(stderr, "tb_manna: +workload=FILE is required\n");
+    return 2;
   }
-  if (wl) std::printf("manna: workload beats=%ld cycles=%" PRIu64 "\n", got, sim.cycle - start);
+  std::vector<Rec> recs;
+  if (!parse_workload(wl, cfg, &recs)) return 2;
+  const char *rs = tb_plusarg("reset");
+  const char *bz = tb_plusarg("busy");
+  const char *hb = tb_plusarg("hostbad");
+  bool do_reset = rs && std::atoi(rs) != 0;
+  bool do_busy = bz && std::atoi(bz) != 0;
+  long hostbad = hb ? std::atol(hb) : 0;
+
+  TbSim<Top> sim(a, a.timeout ? a.timeout : 50000000ull);
+  TbScore sc("manna");
+  Top *t = sim.top;
+  Host host(&sim, a.gap_pct, a.stall_pct);
+  t->req_valid_i = 0;
+  t->rsp_ready_i = 0;
+  sim.reset();
+
+  uint64_t total_cycles = 0, total_insns = 0;
+  int runs = 0;
+  long reqs = 0;
+  bool reset_pending = do_reset;
+
+  for (int pass = 0; pass < 2; pass++) {
+    mna_t *m = mna_new(&cfg);
+    if (!m) {
+      std::fprintf(stderr, "tb_manna: mna_new failed\n");
+      return 2;
+    }
+    bool restart = false;
+    // one request to both sides, compared
+    auto both = [&](int op, int bcast, int tile, int space, uint32_t addr, uint64_t data,
+                    const char *what) -> bool {
+      int err = 0;
+      uint64_t rd = 0, mrd = 0;
+      if (!host.req(op, bcast, tile, space, addr, data, &err, &rd)) return false;
+      int merr = mna_host(m, op, bcast, tile, space, addr, data, &mrd);
+      reqs++;
+      sc.check(what, static_cast<uint64_t>(reqs), static_cast<uint64_t>(merr),
+               static_cast<uint64_t>(err));
+      if (op == MNA_HOST_READ || op == MNA_HOST_STATUS)
+        sc.check(what, static_cast<uint64_t>(reqs), mrd, rd);
+      return true;
+    };
+    // zero every memory word (both sides)
+    for (int sp = MNA_SP_MB; sp <= MNA_SP_VS && !sim.timed_out; sp++)
+      for (uint32_t w = 0; w < space_words(cfg, sp) && !sim.timed_out; w++)
+        both(MNA_HOST_WRITE, 1, 0, sp, w, 0, "zero fill");
+    // malformed host requests
+    for (long i = 0; i < hostbad && !sim.timed_out; i++) {
+      int op = static_cast<int>(tb_rand_range(0, 3));
+      int bcast = tb_chance(20);
+      int tile = static_cast<int>(tb_rand_range(0, 15));
+      int space = static_cast<int>(tb_rand_range(0, 7));
+      uint32_t addr = tb_chance(50) ? tb_rand_range(0, 64) : tb_rand_u32() & 0xFFFFF;
+      if (op == MNA_HOST_START) op = MNA_HOST_READ;   // START is exercised by the runs
+      both(op, bcast, tile, space, addr, tb_rand(), "host request");
+    }
+    std::vector<Rec> checks;
+    for (size_t ri = 0; ri < recs.size() && !sim.timed_out && !restart; ri++) {
+      const Rec &r = recs[ri];
+      if (r.kind == 'p' || r.kind == 'm') {
+        for (size_t i = 0; i < r.words.size(); i++)
+          both(MNA_HOST_WRITE, r.tile < 0, r.tile < 0 ? 0 : r.tile, r.space,
+               r.addr + static_cast<uint32_t>(i), r.words[i], "write");
+      } else if (r.kind == 'c') {
+        checks.push_back(r);
+      } else if (r.kind == 's') {
+        int err = 0;
+        uint64_t rd = 0;
+        if (!host.req(MNA_HOST_START, 0, 0, 0, r.addr, 0, &err, &rd)) break;
+        int merr = mna_host(m, MNA_HOST_START, 0, 0, 0, r.addr, 0, nullptr);
+        sc.check("START", ri, static_cast<uint64_t>(merr), static_cast<uint64_t>(err));
+        uint64_t t0 = sim.cycle;
+        uint64_t reset_at = reset_pending ? t0 + 20 + tb_rand_range(0, 400) : 0;
+        if (mna_run(m, 100000000ull) != 0) {
+          std::fprintf(stderr, "tb_manna: the model ran past 10^8 instructions\n");
+          sc.expect(false, "model run ends", ri);
+        }
+        // wait for every tile to stop (optionally probing with refused requests)
+        t->eval();
+        while (!t->idle_o && !sim.timed_out) {
+          if (reset_pending && sim.cycle >= reset_at) break;
+          if (do_busy && tb_chance(5)) {
+            bool idle = false;
+            int e2 = 0;
+            uint64_t d2 = 0;
+            int op = tb_chance(50) ? MNA_HOST_WRITE : MNA_HOST_READ;
+            int sp = static_cast<int>(tb_rand_range(MNA_SP_MB, MNA_SP_VS));
+            host.req(op, 0, static_cast<int>(tb_rand_range(0, static_cast<uint32_t>(cfg.tiles - 1))),
+                     sp, 0, 0xDEADBEEF, &e2, &d2, &idle);
+            // a request taken while every tile still runs must be refused
+            if (!idle) sc.check("BUSY while running", sim.cycle, MNA_RSP_BUSY, static_cast<uint64_t>(e2));
+            continue;
+          }
+          sim.tick();
+          t->eval();
+        }
+        if (reset_pending && !t->idle_o) {
+          std::printf("manna: reset at cycle %" PRIu64 " of the run, then the file again\n",
+                      sim.cycle - t0);
+          sim.reset();
+          reset_pending = false;
+          restart = true;
+          break;
+        }
+        reset_pending = false;
+        uint64_t cyc = sim.cycle - t0;
+        total_cycles += cyc;
+        runs++;
+        // statuses
+        for (int ti = 0; ti < cfg.tiles; ti++) {
+          int err = 0;
+          uint64_t rd = 0, mrd = 0;
+          host.req(MNA_HOST_STATUS, 0, ti, 0, 0, 0, &err, &rd);
+          mna_host(m, MNA_HOST_STATUS, 0, ti, 0, 0, 0, &mrd);
+          char what[48];
+          std::snprintf(what, sizeof what, "tile %d status", ti);
+          if (!sc.check(what, ri, mrd, rd)) {
+            mna_tile_status_t st;
+            mna_tile_status(m, ti, &st);
+            std::fprintf(stderr, "  (model: status %d pc %u insns %u; rtl: status %u pc %u insns %u)\n",
+                         st.status, st.pc, st.insns, static_cast<unsigned>(rd & 15),
+                         static_cast<unsigned>((rd >> 16) & 0xFFFF), static_cast<unsigned>(rd >> 32));
+          }
+          total_insns += rd >> 32;
+        }
+        std::printf("manna: run %d start=%u cycles=%" PRIu64 "\n", runs, r.addr, cyc);
+      }
+    }
+    if (restart) {
+      mna_free(m);
+      continue;
+    }
+    // final comparison
+    std::vector<Rec> ranges = checks;
+    if (ranges.empty()) {
+      for (int ti = 0; ti < cfg.tiles; ti++)
+        for (int sp = MNA_SP_MB; sp <= MNA_SP_SREG; sp++) {
+          Rec c{};
+          c.kind = 'c';
+          c.tile = ti;
+          c.space = sp;
+          c.addr = 0;
+          c.len = space_words(cfg, sp);
+          ranges.push_back(c);
+        }
+    }
+    long words = 0;
+    for (const Rec &c : ranges) {
+      int t_lo = c.tile < 0 ? 0 : c.tile, t_hi = c.tile < 0 ? cfg.tiles - 1 : c.tile;
+      for (int ti = t_lo; ti <= t_hi && !sim.timed_out; ti++) {
+        mna_tile_status_t st;
+        mna_tile_status(m, ti, &st);
+        size_t nw = 0;
+        const uint32_t *mem = mna_mem(m, ti, c.space, &nw);
+        for (uint32_t w = c.addr; w < c.addr + c.len && !sim.timed_out; w++) {
+          if (c.space == MNA_SP_VS && st.abort_valid) {
+            uint32_t line = w / static_cast<uint32_t>(cfg.emacs);
+            if (line >= st.abort_line && line < st.abort_line + st.abort_lines) continue;
+          }
+          int err = 0;
+          uint64_t rd = 0;
+          if (!host.req(MNA_HOST_READ, 0, ti, c.space, w, 0, &err, &rd)) break;
+          uint64_t exp = (mem && w < nw) ? mem[w] : 0;
+          char what[64];
+          std::snprintf(what, sizeof what, "tile %d space %d word %u", ti, c.space, w);
+          sc.check(what, w, exp, rd);
+          words++;
+        }
+      }
+    }
+    std::printf("manna: compared %ld words\n", words);
+    mna_free(m);
+    break;
+  }
+  std::printf("manna: runs=%d insns=%" PRIu64 " requests=%ld cycles=%" PRIu64 "\n", runs,
+              total_insns, reqs, total_cycles);
   sc.expect(!sim.timed_out, "finished before the timeout", sim.cycle);
   return sc.finish();
 }

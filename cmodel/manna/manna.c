@@ -248,6 +248,7 @@ int mna_host(mna_t *m, int op, int bcast, int tile, int space, uint32_t addr, ui
   const int nt = m->cfg.tiles;
   switch (op) {
     case MNA_HOST_START:
+      if (addr > 0xFFFFu) return MNA_RSP_BAD; /* the PC is 16 bits */
       for (int i = 0; i < nt; i++)
         if (m->t[i].status == MNA_ST_RUN) return MNA_RSP_BUSY;
       for (int i = 0; i < nt; i++) start_tile(&m->t[i], addr);

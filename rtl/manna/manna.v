@@ -94,7 +94,7 @@ module manna #(
   wire [Tiles*16-1:0] t_count;
   wire [Tiles*16-1:0] t_pc;
   wire [Tiles*32-1:0] t_insns;
-  wire [Tiles*32-1:0] t_rdata;
+  wire [Tiles*64-1:0] t_rdata;
   // per tile: up links and, per level, down links
   wire [Tiles-1:0]       up_tx_v, up_tx_r, up_rx_v, up_rx_r;
   wire [Tiles*DW-1:0]    up_tx_d, up_rx_d;
@@ -138,7 +138,7 @@ module manna #(
         .clk_i(clk_i), .rst_ni(rst_ni), .tile_id_i(gt[3:0]),
         .h_we_i(h_we_q && h_sel_q[gt]), .h_re_i(h_re_q && h_sel_q[gt]),
         .h_space_i(h_space_q), .h_addr_i(h_addr_q), .h_wdata_i(h_data_q),
-        .h_rdata_o(t_rdata[gt*32 +: 32]),
+        .h_rdata_o(t_rdata[gt*64 +: 64]),
         .start_i(h_start_q), .start_pc_i(h_addr_q[15:0]),
         .status_o(t_status[gt*4 +: 4]), .stop_pc_o(t_pc[gt*16 +: 16]),
         .insns_o(t_insns[gt*32 +: 32]), .running_o(t_running[gt]),
@@ -237,16 +237,16 @@ module manna #(
   // the selected tile's signals (a tile number >= Tiles selects nothing: caught as BAD)
   reg        sel_running;
   reg [63:0] sel_status;
-  reg [31:0] sel_rdata;
+  reg [63:0] sel_rdata;
   always @* begin
     sel_running = 1'b0;
     sel_status = 64'd0;
-    sel_rdata = 32'd0;
+    sel_rdata = 64'd0;
     for (i = 0; i < Tiles; i = i + 1) begin
       if (req_tile_i == i[3:0]) sel_running = t_running[i];
       if (tile_q == i[3:0]) begin
         sel_status = {t_insns[i*32 +: 32], t_pc[i*16 +: 16], 12'd0, t_status[i*4 +: 4]};
-        sel_rdata = t_rdata[i*32 +: 32];
+        sel_rdata = t_rdata[i*64 +: 64];
       end
     end
   end
@@ -306,7 +306,7 @@ module manna #(
           end
         end
         HRead: begin
-          rsp_data_q <= {32'd0, sel_rdata};
+          rsp_data_q <= sel_rdata;
           hs_q <= HRsp;
         end
         default: if (rsp_ready_i) hs_q <= HIdle;   // HRsp

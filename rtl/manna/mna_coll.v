@@ -142,7 +142,7 @@ module mna_coll #(
   wire send_rd  = (st_q == SSend) && (k_q < n_q) && (!rv_q || tx_take);
 
   // the add of reduce: own (read last cycle) + received
-  wire [31:0] sum_w [0:E-1];
+  wire [E*32-1:0] sum_w;
   genvar gl;
   generate
     for (gl = 0; gl < E; gl = gl + 1) begin : gen_add
@@ -151,7 +151,7 @@ module mna_coll #(
       fp_fma #(.ExpW(8), .ManW(23), .Latency(0)) u_add (
         .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(1'b1), .in_ready_o(unused_rdy),
         .a_i(vs_rdata_i[gl*32 +: 32]), .b_i(32'h3F80_0000), .c_i(rx_q[gl*32 +: 32]),
-        .rm_i(3'd0), .out_valid_o(unused_vld), .out_ready_i(1'b1), .result_o(sum_w[gl]),
+        .rm_i(3'd0), .out_valid_o(unused_vld), .out_ready_i(1'b1), .result_o(sum_w[(gl)*32 +: 32]),
         .flags_o(unused_flags)
       );
     end
@@ -180,7 +180,7 @@ module mna_coll #(
       end else if (wr_q) begin
         we[j] = 1'b1;
         wa[j*VsAW +: VsAW] = lw[VsAW-1:0];
-        wd[j*32 +: 32] = sum_w[j];
+        wd[j*32 +: 32] = sum_w[(j)*32 +: 32];
       end
     end
   end

@@ -38,8 +38,10 @@ module mna_ctrl #(
   input  wire        clk_i,
   input  wire        rst_ni,
   // host side
+  input  wire            imem_re_i,       // host read of IMEM (tile stopped): imem_rdata_o next cycle
+  output wire [63:0]     imem_rdata_o,
   input  wire            imem_we_i,
-  input  wire [IAW-1:0]  imem_waddr_i,
+  input  wire [IAW-1:0]  imem_waddr_i,    // also the host's read address
   input  wire [63:0]     imem_wdata_i,
   input  wire            sreg_we_i,       // host write of a scalar register (tile stopped)
   input  wire [3:0]      sreg_addr_i,
@@ -88,13 +90,15 @@ module mna_ctrl #(
 
   localparam integer LE  = $clog2(Emacs);
   // sizes in lines / words, wide for the range checks
-  localparam [31:0] Ms32 = MsLines, Mb32 = MbLines, Vb32 = VbLines, Vs32 = VsLines,
-                    E32 = Emacs;
-  localparam [48:0] MsL = {17'd0, Ms32};
-  localparam [48:0] MbL = {17'd0, Mb32};
-  localparam [48:0] VbL = {17'd0, Vb32};
-  localparam [48:0] VsL = {17'd0, Vs32};
-  localparam [48:0] E49 = {17'd0, E32};
+  function [48:0] w49(input [31:0] x);   // zero-extend a size (a constant function)
+    w49 = {17'd0, x};
+  endfunction
+  localparam [31:0] E32 = Emacs;
+  localparam [48:0] MsL = w49(MsLines);
+  localparam [48:0] MbL = w49(MbLines);
+  localparam [48:0] VbL = w49(VbLines);
+  localparam [48:0] VsL = w49(VsLines);
+  localparam [48:0] E49 = w49(Emacs);
   localparam [48:0] VsW = VsL * E49;
   localparam [48:0] MsHalf = MsL >> 1;
   localparam [48:0] VsHalf = VsL >> 1;
@@ -127,8 +131,8 @@ module mna_ctrl #(
     .we_i   (imem_we_i),
     .waddr_i(imem_waddr_i),
     .wdata_i(imem_wdata_i),
-    .re_i   (st_q == SFetch),
-    .raddr_i(pc_q[IAW-1:0]),
+    .re_i   (st_q == SFetch || imem_re_i),
+    .raddr_i(imem_re_i ? imem_waddr_i : pc_q[IAW-1:0]),
     .rdata_o(iw)
   );
 
@@ -473,6 +477,7 @@ module mna_ctrl #(
     end
   end
 
+  assign imem_rdata_o = iw;
   assign status_o     = status_q;
   assign stop_pc_o    = stop_pc_q;
   assign insns_o      = insns_q;

@@ -45,7 +45,7 @@ module mna_tile #(
   input  wire [2:0]  h_space_i,
   input  wire [19:0] h_addr_i,       // word address (IMEM: instruction index)
   input  wire [63:0] h_wdata_i,
-  output wire [31:0] h_rdata_o,      // the cycle after h_re_i
+  output wire [63:0] h_rdata_o,      // the cycle after h_re_i (IMEM: 64 bits; else 32)
   input  wire        start_i,
   input  wire [15:0] start_pc_i,
   output wire [3:0]  status_o,
@@ -97,6 +97,7 @@ module mna_tile #(
   wire [31:0] sfu_sld, sreg_rdata;
   wire [3:0]  coll_err;
   wire        running;
+  wire [63:0] imem_rdata;
 
   wire h_imem = (h_space_i == 3'd0);
   wire h_sreg = (h_space_i == 3'd5);
@@ -106,6 +107,7 @@ module mna_tile #(
     .ImemDepth(ImemDepth), .RfRegs(RfRegs), .IAW(IAW)
   ) u_ctrl (
     .clk_i(clk_i), .rst_ni(rst_ni),
+    .imem_re_i(h_re_i && h_imem), .imem_rdata_o(imem_rdata),
     .imem_we_i(h_we_i && h_imem), .imem_waddr_i(h_addr_i[IAW-1:0]), .imem_wdata_i(h_wdata_i),
     .sreg_we_i(h_we_i && h_sreg), .sreg_addr_i(h_addr_i[3:0]), .sreg_wdata_i(h_wdata_i[31:0]),
     .sreg_rdata_o(sreg_rdata),
@@ -242,7 +244,8 @@ module mna_tile #(
   // scalar registers are read combinationally: registered here to the same one-cycle timing
   reg [31:0] h_sreg_q;
   always @(posedge clk_i) if (h_re_i) h_sreg_q <= sreg_rdata;
-  assign h_rdata_o = (h_space_q == 3'd5) ? h_sreg_q : h_rd;
+  assign h_rdata_o = (h_space_q == 3'd0) ? imem_rdata :
+                     {32'd0, (h_space_q == 3'd5) ? h_sreg_q : h_rd};
 
   // ---------------------------------------------------------------- DMAT and DMA
   mna_xfer #(.Banks(E), .BufAW(MbAW), .SpAW(MsAW), .Pad(1)) u_dmat (

@@ -94,8 +94,10 @@ module mna_vex #(
   reg        done_q;
 
   wire [E*RfRegs*32-1:0] rf_flat;    // the register files: lane j, register r at (j*RfRegs+r)*32
-  reg [31:0] acc_q [0:E-1];
-  reg [31:0] opnd_q [0:2][0:E-1];   // el operands; swr: [0] m, [1] t
+  // flat vectors (lane j at j*32; operand q of lane j at (q*E + j)*32): Icarus's @* reads
+  // whole arrays, these it reads per slice
+  reg [E*32-1:0]   acc_q;
+  reg [3*E*32-1:0] opnd_q;           // el operands; swr: [0] m, [1] t
   reg [31:0] w_q;                   // swr: the row's weight
 
   wire [1:0] elop = fl_q[1:0];
@@ -198,26 +200,26 @@ module mna_vex #(
   // ---------------------------------------------------------------- compute side (eMACs)
   wire [31:0] vsw = vs_rdata_i[vbank_q*32 +: 32];   // the broadcast word read last cycle
   reg  [31:0] fa [0:E-1], fb [0:E-1], fc [0:E-1];
-  wire [31:0] fr [0:E-1];
-  reg  [31:0] elv [0:2][0:E-1];                     // el operand values this cycle
+  wire [E*32-1:0]   fr;
+  reg  [3*E*32-1:0] elv;                            // el operand values this cycle
   reg  [31:0] wv;                                   // swr weight this cycle
   integer q, jc;
   always @* begin
     wv = (cv_q && kind_q == KSwr && cph_q == 3'd1) ? vsw : w_q;
     for (jc = 0; jc < E; jc = jc + 1) begin
-      for (q = 0; q < 3; q = q + 1) elv[q][jc] = opnd_q[q][jc];
-      if (rdv_q && kind_q == KEl) elv[rdj_q][jc] = vs_rdata_i[jc*32 +: 32];
+      for (q = 0; q < 3; q = q + 1) elv[((q)*E + jc)*32 +: 32] = opnd_q[((q)*E + jc)*32 +: 32];
+      if (rdv_q && kind_q == KEl) elv[((rdj_q)*E + jc)*32 +: 32] = vs_rdata_i[jc*32 +: 32];
       fa[jc] = 32'd0; fb[jc] = 32'd0; fc[jc] = 32'd0;
       case (kind_q)
         KVmm: begin
           fa[jc] = ms_rdata_i[jc*32 +: 32];
           fb[jc] = fl_q[1] ? ms_rdata_i[jc*32 +: 32] : vsw;
-          fc[jc] = acc_q[jc];
+          fc[jc] = acc_q[(jc)*32 +: 32];
         end
         KVmmT: begin
           fa[jc] = ms_rdata_i[jc*32 +: 32];
           fb[jc] = fl_q[1] ? ms_rdata_i[jc*32 +: 32] : vsw;
-          fc[jc] = (ck_q == 16'd0) ? acc_q[jc] : acc_q[(jc + E - 1) % E];
+          fc[jc] = (ck_q == 16'd0) ? acc_q[(jc)*32 +: 32] : acc_q[((jc + E - 1) % E)*32 +: 32];
         end
         KSwr: begin
           if (cph_q == 3'd1) begin          // t = fma(-w, e, 1)
@@ -225,27 +227,27 @@ module mna_vex #(
             fb[jc] = rf_flat[(jc*RfRegs + {28'd0, rc_q})*32 +: 32];
             fc[jc] = One;
           end else if (cph_q == 3'd2) begin // m = m * t
-            fa[jc] = opnd_q[0][jc];
-            fb[jc] = opnd_q[1][jc];
+            fa[jc] = opnd_q[((0)*E + jc)*32 +: 32];
+            fb[jc] = opnd_q[((1)*E + jc)*32 +: 32];
             fc[jc] = NegZero;
           end else begin                    // m = fma(w, a, m)
             fa[jc] = wv;
             fb[jc] = rf_flat[(jc*RfRegs + {28'd0, rd_q})*32 +: 32];
-            fc[jc] = opnd_q[0][jc];
+            fc[jc] = opnd_q[((0)*E + jc)*32 +: 32];
           end
         end
         default: begin                      // KEl
-          fa[jc] = elv[0][jc];
+          fa[jc] = elv[((0)*E + jc)*32 +: 32];
           case (elop)
-            2'd0: begin fb[jc] = One; fc[jc] = el_bs ? sc_q : elv[1][jc]; end
+            2'd0: begin fb[jc] = One; fc[jc] = el_bs ? sc_q : elv[((1)*E + jc)*32 +: 32]; end
             2'd1: begin
               fb[jc] = One;
-              fc[jc] = el_bs ? {~sc_q[31], sc_q[30:0]} : {~elv[1][jc][31], elv[1][jc][30:0]};
+              fc[jc] = el_bs ? {~sc_q[31], sc_q[30:0]} : {~elv[((1)*E + jc)*32 + 31], elv[((1)*E + jc)*32 +: 31]};
             end
-            2'd2: begin fb[jc] = el_bs ? sc_q : elv[1][jc]; fc[jc] = NegZero; end
+            2'd2: begin fb[jc] = el_bs ? sc_q : elv[((1)*E + jc)*32 +: 32]; fc[jc] = NegZero; end
             default: begin
-              fb[jc] = el_bs ? sc_q : elv[1][jc];
-              fc[jc] = el_cs ? sd_q : elv[2][jc];
+              fb[jc] = el_bs ? sc_q : elv[((1)*E + jc)*32 +: 32];
+              fc[jc] = el_cs ? sd_q : elv[((2)*E + jc)*32 +: 32];
             end
           endcase
         end
@@ -270,7 +272,7 @@ module mna_vex #(
         .rm_i       (3'd0),
         .out_valid_o(unused_vld),
         .out_ready_i(1'b1),
-        .result_o   (fr[gl]),
+        .result_o   (fr[(gl)*32 +: 32]),
         .flags_o    (unused_flags)
       );
     end
@@ -292,7 +294,7 @@ module mna_vex #(
         lw = a_q + {16'd0, ck_q};
         ms_we[jw] = 1'b1;
         ms_wa[jw*MsAW +: MsAW] = lw[MsAW-1:0];
-        ms_wd[jw*32 +: 32] = fr[jw];
+        ms_wd[jw*32 +: 32] = fr[(jw)*32 +: 32];
       end
     end
     if (cv_q && kind_q == KEl) begin
@@ -300,7 +302,7 @@ module mna_vex #(
         lw = a_q + {16'd0, ck_q};
         vs_we[jw] = 1'b1;
         vs_wa[jw*VsAW +: VsAW] = lw[VsAW-1:0];
-        vs_wd[jw*32 +: 32] = fr[jw];
+        vs_wd[jw*32 +: 32] = fr[(jw)*32 +: 32];
       end
     end
     if (busy_q && kind_q == KRfst) begin
@@ -324,8 +326,8 @@ module mna_vex #(
     for (jf = 0; jf < E; jf = jf + 1) begin
       if (kind_q == KRfz) rf_wd[jf] = 32'd0;
       else if (kind_q == KRfld) rf_wd[jf] = vs_rdata_i[jf*32 +: 32];
-      else if (kind_q == KVmm) rf_wd[jf] = acc_q[jf];
-      else rf_wd[jf] = acc_q[(jf + {16'd0, n_q} - 1) % E];
+      else if (kind_q == KVmm) rf_wd[jf] = acc_q[(jf)*32 +: 32];
+      else rf_wd[jf] = acc_q[((jf + {16'd0, n_q} - 1) % E)*32 +: 32];
     end
   end
   genvar gj, gr;
@@ -355,10 +357,8 @@ module mna_vex #(
       issuing_q <= 1'b0; cv_q <= 1'b0; ck_q <= 16'd0; cph_q <= 3'd0; vbank_q <= {LE{1'b0}};
       rdj_q <= 2'd0; rdv_q <= 1'b0; done_q <= 1'b0; stall_q <= 16'd0;
       w_q <= 32'd0;
-      for (t = 0; t < E; t = t + 1) begin
-        acc_q[t] <= 32'd0;
-        opnd_q[0][t] <= 32'd0; opnd_q[1][t] <= 32'd0; opnd_q[2][t] <= 32'd0;
-      end
+      acc_q <= {E*32{1'b0}};
+      opnd_q <= {3*E*32{1'b0}};
     end else begin
       done_q <= 1'b0;
       rdv_q <= 1'b0;
@@ -379,7 +379,7 @@ module mna_vex #(
           default: kind_q <= KRfst;
         endcase
         if (op_i == OpVmm)
-          for (t = 0; t < E; t = t + 1) acc_q[t] <= rf_flat[(t*RfRegs + {28'd0, ra_i})*32 +: 32];
+          for (t = 0; t < E; t = t + 1) acc_q[(t)*32 +: 32] <= rf_flat[(t*RfRegs + {28'd0, ra_i})*32 +: 32];
       end else if (busy_q) begin
         case (kind_q)
           KRfz: begin
@@ -409,7 +409,7 @@ module mna_vex #(
             end
             // compute
             if (cv_q) begin
-              for (t = 0; t < E; t = t + 1) acc_q[t] <= fr[t];
+              for (t = 0; t < E; t = t + 1) acc_q[(t)*32 +: 32] <= fr[(t)*32 +: 32];
             end
             // finish: the last compute happened last cycle
             if (!issuing_q && !cv_q && stall_q == 16'd0) begin
@@ -434,13 +434,13 @@ module mna_vex #(
                 3'd1: begin
                   w_q <= wv;
                   for (t = 0; t < E; t = t + 1) begin
-                    opnd_q[0][t] <= ms_rdata_i[t*32 +: 32];
-                    opnd_q[1][t] <= fr[t];
+                    opnd_q[((0)*E + t)*32 +: 32] <= ms_rdata_i[t*32 +: 32];
+                    opnd_q[((1)*E + t)*32 +: 32] <= fr[(t)*32 +: 32];
                   end
                   cph_q <= 3'd2;
                 end
                 3'd2: begin
-                  for (t = 0; t < E; t = t + 1) opnd_q[0][t] <= fr[t];
+                  for (t = 0; t < E; t = t + 1) opnd_q[((0)*E + t)*32 +: 32] <= fr[(t)*32 +: 32];
                   cph_q <= (swr_p == 3'd3) ? 3'd0 : 3'd3;
                 end
                 3'd3: cph_q <= 3'd4;
@@ -468,9 +468,9 @@ module mna_vex #(
             end
             // latch arriving operands
             for (t = 0; t < E; t = t + 1) begin
-              opnd_q[0][t] <= elv[0][t];
-              opnd_q[1][t] <= elv[1][t];
-              opnd_q[2][t] <= elv[2][t];
+              opnd_q[((0)*E + t)*32 +: 32] <= elv[((0)*E + t)*32 +: 32];
+              opnd_q[((1)*E + t)*32 +: 32] <= elv[((1)*E + t)*32 +: 32];
+              opnd_q[((2)*E + t)*32 +: 32] <= elv[((2)*E + t)*32 +: 32];
             end
             // an item completes its reads at phase el_p - 1: compute next cycle
             cv_q <= issuing_q && (ph_q == el_p - 3'd1);

@@ -26,7 +26,7 @@
 `default_nettype none
 
 module mna_coll #(
-  parameter integer Emacs  = 4,
+  parameter integer Emacs     = 2,
   parameter integer VsAW   = 4,
   parameter integer Tiles  = 2,
   parameter integer Lvls   = 1

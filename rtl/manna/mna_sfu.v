@@ -22,7 +22,7 @@
 `default_nettype none
 
 module mna_sfu #(
-  parameter integer Emacs = 4,
+  parameter integer Emacs     = 2,
   parameter integer VsAW  = 4
 ) (
   input  wire                  clk_i,

@@ -27,7 +27,7 @@
 `include "cc_param_check.vh"
 
 module mna_spad #(
-  parameter integer Banks  = 4,
+  parameter integer Banks  = 2,
   parameter integer Lines  = 16,
   parameter integer Halves = 2,
   parameter integer AW     = 4

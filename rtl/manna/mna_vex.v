@@ -33,7 +33,7 @@
 `default_nettype none
 
 module mna_vex #(
-  parameter integer Emacs     = 4,
+  parameter integer Emacs     = 2,
   parameter integer RfRegs    = 8,
   parameter integer MsAW      = 5,
   parameter integer VsAW      = 4,
@@ -203,12 +203,18 @@ module mna_vex #(
   wire [E*32-1:0]   fr;
   reg  [3*E*32-1:0] elv;                            // el operand values this cycle
   reg  [31:0] wv;                                   // swr weight this cycle
-  integer q, jc;
+  integer jc;
+  // el operand values: the latched ones, or the one arriving from the scratchpad this cycle
+  integer qe, je;
+  always @* begin
+    for (qe = 0; qe < 3; qe = qe + 1)
+      for (je = 0; je < E; je = je + 1)
+        elv[(qe*E + je)*32 +: 32] = (rdv_q && kind_q == KEl && {30'd0, rdj_q} == qe) ?
+                                    vs_rdata_i[je*32 +: 32] : opnd_q[(qe*E + je)*32 +: 32];
+  end
   always @* begin
     wv = (cv_q && kind_q == KSwr && cph_q == 3'd1) ? vsw : w_q;
     for (jc = 0; jc < E; jc = jc + 1) begin
-      for (q = 0; q < 3; q = q + 1) elv[((q)*E + jc)*32 +: 32] = opnd_q[((q)*E + jc)*32 +: 32];
-      if (rdv_q && kind_q == KEl) elv[((rdj_q)*E + jc)*32 +: 32] = vs_rdata_i[jc*32 +: 32];
       fa[jc] = 32'd0; fb[jc] = 32'd0; fc[jc] = 32'd0;
       case (kind_q)
         KVmm: begin

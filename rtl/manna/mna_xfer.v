@@ -22,7 +22,7 @@
 `default_nettype none
 
 module mna_xfer #(
-  parameter integer Banks = 4,
+  parameter integer Banks = 2,
   parameter integer BufAW = 6,
   parameter integer SpAW  = 5,
   parameter integer Pad   = 1

@@ -16,6 +16,9 @@
 //                  BUSY (err 2) and change nothing.
 // +hostbad=N       N random malformed host requests (bad tile, space, address, bcast read) before
 //                  the workload, each compared with the model's response.
+// +cycles=1        run the model through its cycle model (mna_run_cycles, the same functional
+//                  result) and, for every run without host stalls or gaps (+stall=0 +gap=0) and
+//                  without +busy probes, compare the run's cycles with the model's prediction.
 // Build parameters: TB_Tiles, TB_Emacs, TB_MbLines, ... (rtl/manna/block.toml).
 #include "Vmanna.h"
 #include "tb_lib.h"
@@ -233,6 +236,11 @@ int main(int argc, char **argv) {
   const char *hb = tb_plusarg("hostbad");
   bool do_reset = rs && std::atoi(rs) != 0;
   bool do_busy = bz && std::atoi(bz) != 0;
+  const char *cy = tb_plusarg("cycles");
+  const bool do_cycles = cy && std::atoi(cy) != 0;
+  // the prediction is of a run whose end is seen at once: no host stalls, gaps or busy probes
+  const bool cycles_exact = do_cycles && a.stall_pct == 0 && a.gap_pct == 0 && !do_busy;
+  long cycle_runs = 0, cycle_exact = 0;
   long hostbad = hb ? std::atol(hb) : 0;
 
   TbSim<Top> sim(a, a.timeout ? a.timeout : 50000000ull);
@@ -270,7 +278,7 @@ int main(int argc, char **argv) {
       return true;
     };
     // zero every memory word (both sides)
-    for (int sp = MNA_SP_MB; sp <= MNA_SP_VS && !sim.timed_out; sp++)
+    for (int sp = MNA_SP_IMEM; sp <= MNA_SP_VS && !sim.timed_out; sp++)
       for (uint32_t w = 0; w < space_words(cfg, sp) && !sim.timed_out; w++)
         both(MNA_HOST_WRITE, 1, 0, sp, w, 0, "zero fill");
     // malformed host requests
@@ -300,7 +308,10 @@ int main(int argc, char **argv) {
         sc.check("START", ri, static_cast<uint64_t>(merr), static_cast<uint64_t>(err));
         uint64_t t0 = sim.cycle;
         uint64_t reset_at = reset_pending ? t0 + 20 + tb_rand_range(0, 400) : 0;
-        if (mna_run(m, 100000000ull) != 0) {
+        uint64_t pred = 0;
+        const int mrc = do_cycles ? mna_run_cycles(m, 100000000ull, nullptr, &pred)
+                                  : mna_run(m, 100000000ull);
+        if (mrc != 0) {
           std::fprintf(stderr, "tb_manna: the model ran past 10^8 instructions\n");
           sc.expect(false, "model run ends", ri);
         }
@@ -353,6 +364,11 @@ int main(int argc, char **argv) {
           total_insns += rd >> 32;
         }
         std::printf("manna: run %d start=%u cycles=%" PRIu64 "\n", runs, r.addr, cyc);
+        if (cycles_exact) {
+          cycle_runs++;
+          if (sc.check("run cycles (cycle model)", static_cast<uint64_t>(runs), pred, cyc))
+            cycle_exact++;
+        }
       }
     }
     if (restart) {
@@ -401,6 +417,8 @@ int main(int argc, char **argv) {
     mna_free(m);
     break;
   }
+  if (cycles_exact)
+    std::printf("manna: cycle model exact on %ld of %ld runs\n", cycle_exact, cycle_runs);
   std::printf("manna: runs=%d insns=%" PRIu64 " requests=%ld cycles=%" PRIu64 "\n", runs,
               total_insns, reqs, total_cycles);
   sc.expect(!sim.timed_out, "finished before the timeout", sim.cycle);

@@ -32,12 +32,15 @@ static mna_ntm_params_t params_of(const shape_t *s, int order, uint64_t seed) {
   return p;
 }
 
-/* Runs the workload of p on a fresh model; res gets the results. 0 ok. */
-static int run_model(const mna_ntm_params_t *p, mna_ntm_result_t *res, mna_wl_info_t *info_out) {
+/* Runs the workload of p (phases: one run per kernel) on a fresh model; res gets the results.
+ * 0 ok. */
+static int run_model_ph(const mna_ntm_params_t *p, int phases, mna_ntm_result_t *res,
+                        mna_wl_info_t *info_out) {
   char err[256];
   FILE *f = tmpfile();
   if (!f) return -1;
-  if (mna_ntm_workload(p, f, err, sizeof err)) {
+  if (phases ? mna_ntm_workload_phases(p, 1, f, err, sizeof err)
+             : mna_ntm_workload(p, f, err, sizeof err)) {
     printf("workload: %s\n", err);
     fclose(f);
     return -1;
@@ -64,6 +67,10 @@ static int run_model(const mna_ntm_params_t *p, mna_ntm_result_t *res, mna_wl_in
   else mna_wl_info_free(&info);
   mna_free(m);
   return bad ? -1 : 0;
+}
+
+static int run_model(const mna_ntm_params_t *p, mna_ntm_result_t *res, mna_wl_info_t *info_out) {
+  return run_model_ph(p, 0, res, info_out);
 }
 
 static size_t first_diff(const uint32_t *a, const uint32_t *b, size_t n) {
@@ -168,6 +175,56 @@ static void test_shape(const shape_t *s, uint64_t seed) {
   }
   check_double(&p, &d, &ref, tag);
   for (int o = 0; o < 4; o++) mna_ntm_result_free(&got[o]);
+  mna_ntm_result_free(&ref);
+  mna_ntm_data_free(&d);
+}
+
+/* The per-kernel split (mna_ntm_workload_phases): four s records, every tile's kernel k at the
+ * same PC, the same bits as the reference in every order. */
+static void test_phases(const shape_t *s, uint64_t seed) {
+  char tag[160];
+  snprintf(tag, sizeof tag, "phases T%d E%d %dx%d hr%d hw%d", s->tiles, s->emacs, s->rows, s->cols,
+           s->hr, s->hw);
+  mna_ntm_params_t p = params_of(s, MNA_ORDER_AUTO, seed);
+  mna_ntm_data_t d;
+  mna_ntm_result_t ref;
+  CHECK(mna_ntm_data_make(&p, &d) == 0 && mna_ntm_result_alloc(&p, &ref) == 0, "%s: alloc", tag);
+  CHECK(mna_ntm_reference(&p, &d, &ref) == 0, "%s: reference", tag);
+  const size_t nw = (size_t)(p.hr + p.hw) * p.rows, nr = (size_t)p.hr * p.cols,
+               nm = (size_t)p.rows * p.cols;
+  for (int o = 0; o < 4; o++) {
+    mna_ntm_params_t q = p;
+    q.order = o;
+    mna_ntm_result_t got;
+    mna_ntm_result_alloc(&q, &got);
+    mna_wl_info_t info;
+    const int rc = run_model_ph(&q, 1, &got, &info);
+    CHECK(rc == 0, "%s order %d: model run failed", tag, o);
+    if (rc) {
+      mna_ntm_result_free(&got);
+      continue;
+    }
+    CHECK(info.runs == MNA_NTM_PHASES, "%s order %d: %d runs", tag, o, info.runs);
+    mna_wl_info_free(&info);
+    CHECK(!memcmp(got.w, ref.w, nw * 4) && !memcmp(got.r, ref.r, nr * 4) &&
+              !memcmp(got.Mout, ref.Mout, nm * 4),
+          "%s order %d: bits differ from the reference", tag, o);
+    mna_ntm_result_free(&got);
+  }
+  /* the s records: 0 then three increasing PCs, the same halts in every tile's program */
+  FILE *f = tmpfile();
+  char err[256], line[4096];
+  long pcs[8];
+  int ns = 0;
+  CHECK(f && mna_ntm_workload_phases(&p, 1, f, err, sizeof err) == 0, "%s: workload", tag);
+  if (f) {
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+      if (line[0] == 's' && line[1] == ' ' && ns < 8) pcs[ns++] = strtol(line + 2, NULL, 10);
+    fclose(f);
+  }
+  CHECK(ns == MNA_NTM_PHASES && pcs[0] == 0 && pcs[1] > 0 && pcs[2] > pcs[1] && pcs[3] > pcs[2],
+        "%s: %d s records", tag, ns);
   mna_ntm_result_free(&ref);
   mna_ntm_data_free(&d);
 }
@@ -293,6 +350,10 @@ int main(void) {
     CHECK(mna_ntm_plan(&p, &pl, err, sizeof err) == 0 && pl.red_chunks == 2 && pl.red_lines == 10,
           "chunked reduce: %d chunks of %d", pl.red_chunks, pl.red_lines);
   }
+  test_phases(&shapes[1], 7);   /* 2 tiles, 11 + 10 rows */
+  test_phases(&shapes[3], 8);   /* 4 tiles, 2 read heads */
+  test_phases(&shapes[7], 9);   /* chunked read-vector reduce */
+  test_phases(&shapes[4], 10);  /* E 8, MS at its minimum */
   test_costs();
   test_errors();
   test_loader();

@@ -104,6 +104,27 @@ uint32_t mna_fp_fma(uint32_t a, uint32_t b, uint32_t c);  /* fmaf, canonical NaN
 uint32_t mna_fp_add(uint32_t a, uint32_t b), mna_fp_sub(uint32_t a, uint32_t b),
     mna_fp_mul(uint32_t a, uint32_t b), mna_fp_div(uint32_t a, uint32_t b), mna_fp_sqrt(uint32_t a);
 
+/* ---------------------------------------------------------------- cycle model (mna_cycle.c)
+ * mna_run_cycles runs like mna_run (the same functional result: it is mna_run with an event hook)
+ * and predicts the RTL's cycle counts for this run (rtl/manna at the configuration's parameters,
+ * transpose and emac_ops included): every tile's control unit FETCH -> DECODE -> EXEC (3 cycles
+ * an instruction), the hazard waits on pending DMAT/DMA transfers, the background transfer
+ * engines (n + 2 cycles busy), the eMAC array, the serial SFU with its iterative divider (data
+ * dependent: special operands are faster), the collectives (entry barrier, the H-tree links with
+ * their 2-deep FIFOs, exit barrier; COLL aborts and the fence watchdog's TIMEOUT), and a stop
+ * waiting for the transfer engines.
+ * Call it right after a START (every tile of the run in RUN, from its start PC; memories as the
+ * host left them). tile_cycles (an array of cfg.tiles, may be NULL) gets for each tile the cycles
+ * it spent in RUN, counted from the cycle of its first FETCH (the cycle after the START request's
+ * response): the tile's status leaves RUN at the end of cycle tile_cycles[t] - 1; 0 for a tile
+ * that was not in RUN. run_cycles (may be NULL) gets the run's cycles as tb/manna/tb_manna.cpp
+ * counts them without host stalls or gaps (from the START response to every tile stopped): the
+ * maximum of tile_cycles plus MNA_CYCLES_HOST_OFFSET.
+ * Returns 0, or -1 when mna_run returns -1 (an instruction budget exceeded; the counts are then
+ * not valid) or the cycle model runs out of memory. */
+#define MNA_CYCLES_HOST_OFFSET 0
+int mna_run_cycles(mna_t *m, uint64_t max_insns, uint64_t *tile_cycles, uint64_t *run_cycles);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* manna.c -- C golden model of MANNA DiffMem tiles (see cmodel/include/manna.h, docs/manna.md). */
 #include "manna.h"
+#include "mna_hook.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -150,6 +151,8 @@ struct mna {
   mna_cfg_t cfg;
   size_t words[6]; /* by space (IMEM: 64-bit words, SREG: 16) */
   FILE *trace;
+  mna_hook_fn hook;               /* the cycle model's event hook (mna_hook.h), NULL = off */
+  void *hook_ctx;
   tile_t t[MAX_TILES];
 };
 
@@ -196,6 +199,19 @@ mna_t *mna_new(const mna_cfg_t *cfg) {
 }
 
 void mna_set_trace(mna_t *m, FILE *f) { m->trace = f; }
+
+void mna_set_hook(mna_t *m, mna_hook_fn fn, void *ctx) {
+  m->hook = fn;
+  m->hook_ctx = ctx;
+}
+
+/* Reports one event to the hook (mna_hook.h), if any. */
+static void hook_ev(const mna_t *m, int kind, int tile, int status, uint32_t pc, uint64_t word,
+                    uint32_t cnt, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  if (!m->hook) return;
+  const mna_event_t ev = {kind, tile, status, pc, word, cnt, a, b, c, d};
+  m->hook(m->hook_ctx, &ev);
+}
 
 const uint32_t *mna_mem(const mna_t *m, int tile, int space, size_t *nwords) {
   if (nwords) *nwords = 0;
@@ -499,6 +515,7 @@ static int step(mna_t *m, int ti) {
   const mna_cfg_t *c = &m->cfg;
   const uint32_t E = (uint32_t)c->emacs;
   if (t->pc >= (uint32_t)c->imem_depth) {
+    hook_ev(m, MNA_EV_INSN, ti, MNA_ST_PC, t->pc, 0, 0, 0, 0, 0, 0);
     t->status = MNA_ST_PC;
     return 0;
   }
@@ -510,6 +527,7 @@ static int step(mna_t *m, int ti) {
   dec_t d;
   int err = decode(w, &d);
   if (err) {
+    hook_ev(m, MNA_EV_INSN, ti, err, t->pc, w, 0, 0, 0, 0, 0);
     t->status = err;
     return 0;
   }
@@ -529,12 +547,14 @@ static int step(mna_t *m, int ti) {
   if (cnt > MNA_MAX_COUNT) err = MNA_ST_FIELD;
   if (d.op == MNA_OP_VMM && (d.flags & MNA_FL_T) && cnt > E) err = MNA_ST_FIELD;
   if (err) {
+    hook_ev(m, MNA_EV_INSN, ti, err, t->pc, w, 0, 0, 0, 0, 0);
     t->status = err;
     return 0;
   }
   /* LOOP */
   if ((d.op == MNA_OP_LOOP && t->depth >= MNA_LOOP_LEVELS) ||
       (d.op == MNA_OP_ENDLOOP && t->depth == 0)) {
+    hook_ev(m, MNA_EV_INSN, ti, MNA_ST_LOOP, t->pc, w, 0, 0, 0, 0, 0);
     t->status = MNA_ST_LOOP;
     return 0;
   }
@@ -600,9 +620,11 @@ static int step(mna_t *m, int ti) {
       break;
   }
   if (!ok) {
+    hook_ev(m, MNA_EV_INSN, ti, MNA_ST_ADDR, t->pc, w, cnt, A, B, C, D);
     t->status = MNA_ST_ADDR;
     return 0;
   }
+  hook_ev(m, MNA_EV_INSN, ti, 0, t->pc, w, cnt, A, B, C, D);
   /* execute */
   uint32_t *ms = t->mem[MNA_SP_MS], *vs = t->mem[MNA_SP_VS];
   uint32_t *mb = t->mem[MNA_SP_MB], *vb = t->mem[MNA_SP_VB];
@@ -788,6 +810,7 @@ static void collective(mna_t *m) {
   int same = 1;
   for (int i = 1; i < nt; i++)
     if (m->t[i].wait != m->t[0].wait || m->t[i].wait_lines != m->t[0].wait_lines) same = 0;
+  hook_ev(m, MNA_EV_COLL, -1, same ? 0 : MNA_ST_COLL, 0, 0, 0, 0, 0, 0, 0);
   if (!same) {
     for (int i = 0; i < nt; i++) abort_wait(&m->t[i], MNA_ST_COLL);
     return;
@@ -843,7 +866,11 @@ int mna_run(mna_t *m, uint64_t max_insns) {
       continue;
     }
     for (int i = 0; i < nt; i++)
-      if (m->t[i].status == MNA_ST_RUN) abort_wait(&m->t[i], errors ? MNA_ST_COLL : MNA_ST_TIMEOUT);
+      if (m->t[i].status == MNA_ST_RUN) {
+        const int st = errors ? MNA_ST_COLL : MNA_ST_TIMEOUT;
+        hook_ev(m, MNA_EV_ABORT, i, st, m->t[i].pc, 0, 0, 0, 0, 0, 0);
+        abort_wait(&m->t[i], st);
+      }
     return 0;
   }
 }

@@ -735,6 +735,10 @@ static char *peephole(char *src) {
       } else if (!strcmp(op, "endloop") && sp > 0) {
         sp--;
         memcpy(sv, stk[sp].sv, sizeof sv), memcpy(av, stk[sp].av, sizeof av);
+      } else if (!strcmp(op, "halt")) {
+        /* a phase boundary (mna_ntm_workload_phases): START clears the generators, the scalar
+         * registers keep their values */
+        memset(av, 0, sizeof av);
       }
     }
     if (!drop) {
@@ -749,7 +753,8 @@ static char *peephole(char *src) {
   return out;
 }
 
-char *mna_ntm_program(const mna_ntm_params_t *p, const mna_ntm_plan_t *pl, int t) {
+/* phases: a halt after each kernel (docs/manna_kernels.md, "Phases") */
+static char *program_of(const mna_ntm_params_t *p, const mna_ntm_plan_t *pl, int t, int phases) {
   em_t e = {0};
   e.cap = 4096;
   e.buf = malloc(e.cap);
@@ -763,8 +768,11 @@ char *mna_ntm_program(const mna_ntm_params_t *p, const mna_ntm_plan_t *pl, int t
   li(&e, 2, pl->E);
   li(&e, 3, pl->L);
   emit_ks(&e, pl, t);
+  if (phases) E_(&e, "halt");
   emit_cw(&e, pl, t);
+  if (phases) E_(&e, "halt");
   emit_sr(&e, pl, t);
+  if (phases) E_(&e, "halt");
   emit_sw(&e, pl, t);
   E_(&e, "halt");
   if (e.oom) {
@@ -772,6 +780,34 @@ char *mna_ntm_program(const mna_ntm_params_t *p, const mna_ntm_plan_t *pl, int t
     return NULL;
   }
   return peephole(e.buf);
+}
+
+char *mna_ntm_program(const mna_ntm_params_t *p, const mna_ntm_plan_t *pl, int t) {
+  return program_of(p, pl, t, 0);
+}
+
+/* Inserts pad[k] `nop` lines after the k-th `halt` line of src (k < MNA_NTM_PHASES - 1). */
+static char *pad_phases(char *src, const size_t pad[MNA_NTM_PHASES]) {
+  size_t extra = 0;
+  for (int k = 0; k < MNA_NTM_PHASES; k++) extra += pad[k] * 4;
+  char *out = malloc(strlen(src) + extra + 1);
+  if (!out) return free(src), NULL;
+  size_t ol = 0;
+  int k = 0;
+  for (char *q = src; *q;) {
+    char *nl = strchr(q, '\n');
+    const size_t n = nl ? (size_t)(nl - q) + 1 : strlen(q);
+    memcpy(out + ol, q, n);
+    ol += n;
+    if (!strncmp(q, "halt", 4) && k < MNA_NTM_PHASES - 1) {
+      for (size_t i = 0; i < pad[k]; i++) memcpy(out + ol, "nop\n", 4), ol += 4;
+      k++;
+    }
+    q += n;
+  }
+  out[ol] = 0;
+  free(src);
+  return out;
 }
 
 /* ------------------------------------------------------------------ data and reference */
@@ -936,6 +972,19 @@ static void put_words(FILE *f, const char *tile, const char *space, size_t addr,
 }
 
 int mna_ntm_workload(const mna_ntm_params_t *p, FILE *out, char *err, size_t errlen) {
+  return mna_ntm_workload_phases(p, 0, out, err, errlen);
+}
+
+/* the PCs that follow the halts in code[0, n) (at most MNA_NTM_PHASES); their count */
+static int halt_pcs(const uint64_t *code, size_t n, size_t pc[MNA_NTM_PHASES]) {
+  int k = 0;
+  for (size_t i = 0; i < n; i++)
+    if ((code[i] >> 58) == 0x01 && k < MNA_NTM_PHASES) pc[k++] = i + 1;
+  return k;
+}
+
+int mna_ntm_workload_phases(const mna_ntm_params_t *p, int phases, FILE *out, char *err,
+                            size_t errlen) {
   mna_ntm_plan_t pl;
   if (mna_ntm_plan(p, &pl, err, errlen)) return -1;
   const int E = pl.E, L = pl.L, C = p->cols, H = pl.H, T = pl.tiles;
@@ -965,8 +1014,46 @@ int mna_ntm_workload(const mna_ntm_params_t *p, FILE *out, char *err, size_t err
           pl.kbn, pl.pbn);
   fprintf(out, "cfg tiles=%d emacs=%d mb=%d ms=%d vb=%d vs=%d imem=%d rf=%d\n", p->tiles, E,
           p->mb_lines, p->ms_lines, p->vb_lines, p->vs_lines, p->imem_depth, p->rf_regs);
+  /* phases: every tile's phase k starts at the same PC start[k] (START takes one PC for every
+   * tile), so the shorter programs get `nop`s after their halts */
+  size_t start[MNA_NTM_PHASES] = {0}, pad[MNA_NTM_PHASES] = {0};
+  size_t tpc[MNA_NTM_MAX_TILES][MNA_NTM_PHASES];
+  if (phases) {
+    for (int t = 0; t < T; t++) {
+      char *src = program_of(p, &pl, t, 1);
+      char aerr[256];
+      size_t n = 0;
+      if (!src) {
+        cutil_seterr(err, errlen, "out of memory");
+        goto done;
+      }
+      /* assembled without the imem limit's effect on the measurement: a long program is
+       * reported below, after padding */
+      const int ar = mna_assemble(src, "ntm_phases", code, (size_t)p->imem_depth, &n, aerr,
+                                  sizeof aerr);
+      free(src);
+      if (ar || halt_pcs(code, n, tpc[t]) != MNA_NTM_PHASES) {
+        cutil_seterr(err, errlen, ar && strstr(aerr, "longer")
+                                      ? "imem too small: the program of tile %d does not fit in %d words"
+                                      : "internal: phases of tile %d (imem %d)",
+                     t, p->imem_depth);
+        goto done;
+      }
+      for (int k = 0; k < MNA_NTM_PHASES; k++)
+        if (tpc[t][k] > start[k]) start[k] = tpc[t][k];
+    }
+  }
   for (int t = 0; t < T; t++) {
-    char *src = mna_ntm_program(p, &pl, t);
+    char *src = program_of(p, &pl, t, phases);
+    if (src && phases) {
+      /* phase k+1 starts after the k-th halt: pad so that it starts at start[k] */
+      size_t shift = 0;
+      for (int k = 0; k + 1 < MNA_NTM_PHASES; k++) {
+        pad[k] = start[k] - (tpc[t][k] + shift);
+        shift += pad[k];
+      }
+      src = pad_phases(src, pad);
+    }
     if (!src) {
       cutil_seterr(err, errlen, "out of memory");
       goto done;
@@ -976,6 +1063,13 @@ int mna_ntm_workload(const mna_ntm_params_t *p, FILE *out, char *err, size_t err
     snprintf(name, sizeof name, "ntm_tile%d", t);
     const int ar = mna_assemble(src, name, code, (size_t)p->imem_depth, &n, aerr, sizeof aerr);
     free(src);
+    if (!ar && phases) {
+      size_t got[MNA_NTM_PHASES];
+      if (halt_pcs(code, n, got) != MNA_NTM_PHASES || memcmp(got, start, (MNA_NTM_PHASES - 1) * sizeof got[0])) {
+        cutil_seterr(err, errlen, "internal: phase start PCs of tile %d", t);
+        goto done;
+      }
+    }
     if (ar) {
       if (strstr(aerr, "longer"))
         cutil_seterr(err, errlen, "imem too small: the program of tile %d does not fit in %d words",
@@ -1033,7 +1127,13 @@ int mna_ntm_workload(const mna_ntm_params_t *p, FILE *out, char *err, size_t err
       memcpy(buf + (size_t)i * LE, d.M + (size_t)(pl.row0[t] + i) * C, (size_t)C * 4);
     put_words(out, ts, "mb", 0, buf, (size_t)pl.n[t] * LE);
   }
-  fprintf(out, "s 0\n");
+  if (phases) {
+    fprintf(out, "# phases: key similarity, content weighting, soft read, soft write\n");
+    fprintf(out, "s 0\n");
+    for (int k = 0; k + 1 < MNA_NTM_PHASES; k++) fprintf(out, "s %zu\n", start[k]);
+  } else {
+    fprintf(out, "s 0\n");
+  }
   for (int h = 0; h < p->hr; h++)
     fprintf(out, "c 0 vb %zu %d r%d\n", (size_t)(pl.vb_r + h * L) * E, C, h);
   for (int t = 0; t < T; t++) {

@@ -137,6 +137,15 @@ int mna_ntm_collect(const mna_ntm_plan_t *plan, const mna_t *m, mna_ntm_result_t
  * write error). */
 int mna_ntm_workload(const mna_ntm_params_t *p, FILE *out, char *err, size_t errlen);
 
+/* The same step in MNA_NTM_PHASES runs (phases != 0): a halt ends each kernel (key similarity,
+ * content weighting, soft read, soft write) and the file has one `s PC` record per kernel, every
+ * tile's kernel k starting at the same PC (the shorter programs padded with nop after their
+ * halts); START keeps the scalar registers, RF and memories, so the results are the same bits.
+ * The harness reports each run's cycles: per-kernel cycle counts. phases = 0: mna_ntm_workload. */
+#define MNA_NTM_PHASES 4
+int mna_ntm_workload_phases(const mna_ntm_params_t *p, int phases, FILE *out, char *err,
+                            size_t errlen);
+
 /* ---- workload files (docs/manna.md "Workload files") on the golden model ---- */
 typedef struct {
   int tile, space; /* MNA_SP_* */

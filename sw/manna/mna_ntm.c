@@ -5,13 +5,15 @@
  *   mna_ntm [--tiles T] [--emacs E] [--mb L] [--ms L] [--vb L] [--vs L] [--imem N] [--rf R]
  *           [--rows MN] [--cols MM] [--hr H] [--hw H] [--order auto|0..3] [--seed S]
  *           [--preset copy|rptcopy|recall|ngram|sort|babi [--scale K]] [--costs] [--asm T]
- *           [-o FILE]
+ *           [--phases] [-o FILE]
  *
  * Defaults: the paper configuration (16 tiles, 32 eMACs, MB 16384, MS 128, VB 256, VS 32 lines,
  * imem 1024, rf 8) and the copy shape 1024x256, 1 read / 1 write head. --preset sets rows, cols,
  * hr, hw from Table 4.3 (after --scale K divides both dimensions); explicit --rows/--cols/--hr/
  * --hw override it. --costs prints the soft-read cost model of the four loop orders (stdout) and
- * writes no workload; --asm T writes tile T's assembly text instead of the workload. Bad input: one line "mna_ntm: <reason>" on stderr and exit status 2.
+ * writes no workload; --asm T writes tile T's assembly text instead of the workload. --phases
+ * writes the step as four runs, one per kernel (a halt after each kernel, one `s PC` record each:
+ * per-kernel cycle counts from the harness). Bad input: one line "mna_ntm: <reason>" on stderr and exit status 2.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,7 +51,7 @@ int main(int argc, char **argv) {
   mna_ntm_params_default(&p);
   const char *path = "-", *preset = NULL;
   long scale = 1, rows = -1, cols = -1, hr = -1, hw = -1;
-  int costs = 0;
+  int costs = 0, phases = 0;
   long asm_tile = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +81,7 @@ int main(int argc, char **argv) {
       path = v;
     } else if (OPT("--asm")) asm_tile = num(a, v, 0, 15);
     else if (!strcmp(a, "--costs")) costs = 1;
+    else if (!strcmp(a, "--phases")) phases = 1;
     else bad("unknown argument '%s'", a);
 #undef OPT
   }
@@ -116,7 +119,7 @@ int main(int argc, char **argv) {
     cutil_close_out(kProg, f, path, ferror(f));
     return 0;
   }
-  const int rc = mna_ntm_workload(&p, f, err, sizeof err);
+  const int rc = mna_ntm_workload_phases(&p, phases, f, err, sizeof err);
   if (rc) {
     if (strcmp(path, "-")) fclose(f), remove(path);
     bad("%s", err);

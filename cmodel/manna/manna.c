@@ -1,5 +1,7 @@
 /* manna.c -- C golden model of MANNA DiffMem tiles (see cmodel/include/manna.h, docs/manna.md). */
 #include "manna.h"
+
+#include "cutil.h"
 #include "mna_hook.h"
 
 #include <math.h>
@@ -11,17 +13,9 @@
 #define MAX_TILES 16
 
 /* ---------------------------------------------------------------- fp32 helpers */
-static float f32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static uint32_t bits(float f) {
-  uint32_t u;
-  if (isnan(f)) return QNAN;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
+static float f32(uint32_t u) { return cutil_f32(u); }
+/* the bits of a result, any NaN canonical */
+static uint32_t bits(float f) { return isnan(f) ? QNAN : cutil_f32_bits(f); }
 
 uint32_t mna_fp_add(uint32_t a, uint32_t b) { return bits(f32(a) + f32(b)); }
 uint32_t mna_fp_sub(uint32_t a, uint32_t b) { return bits(f32(a) - f32(b)); }

@@ -125,53 +125,35 @@ module mna_vex #(
   reg  [E*VsAW-1:0]   vs_ra;
   reg                 rd_now;     // this cycle issues the last read of item k_q
   reg  [31:0]         vword;      // VS word address of the broadcast read
+  reg                 vs_bc;      // this cycle reads that word
   integer jr;
   reg [31:0] rr, lr;
   always @* begin
     ms_re = {E{1'b0}}; vs_re = {E{1'b0}}; ms_ra = {E*MsAW{1'b0}}; vs_ra = {E*VsAW{1'b0}};
-    rd_now = 1'b0; vword = 32'd0; lr = 32'd0; rr = 32'd0;
+    rd_now = 1'b0; vword = 32'd0; lr = 32'd0; rr = 32'd0; vs_bc = 1'b0;
     if (issuing_q) begin
       case (kind_q)
-        KVmm: if (stall_q == 16'd0) begin
+        // vmm: line i of the block (plain), or the line of row (j - c) mod E in bank j (t)
+        KVmm, KVmmT: if (stall_q == 16'd0) begin
           rd_now = 1'b1;
           vword = c_q + k32;
-          for (jr = 0; jr < E; jr = jr + 1) begin
-            ms_re[jr] = 1'b1;
-            lr = b_q + k32;
-            ms_ra[jr*MsAW +: MsAW] = lr[MsAW-1:0];
-          end
-          if (!fl_q[1]) begin
-            vs_re[vword[LE-1:0]] = 1'b1;
-            lr = vword >> LE;
-            vs_ra[vword[LE-1:0]*VsAW +: VsAW] = lr[VsAW-1:0];
-          end
-        end
-        KVmmT: if (stall_q == 16'd0) begin
-          rd_now = 1'b1;
-          vword = c_q + k32;
+          vs_bc = !fl_q[1];
           for (jr = 0; jr < E; jr = jr + 1) begin
             rr = (jr - k32) & (E - 1);
-            lr = b_q + rr + ((rr + k32) >> LE);
+            lr = (kind_q == KVmmT) ? b_q + rr + ((rr + k32) >> LE) : b_q + k32;
             ms_re[jr] = 1'b1;
             ms_ra[jr*MsAW +: MsAW] = lr[MsAW-1:0];
-          end
-          if (!fl_q[1]) begin
-            vs_re[vword[LE-1:0]] = 1'b1;
-            lr = vword >> LE;
-            vs_ra[vword[LE-1:0]*VsAW +: VsAW] = lr[VsAW-1:0];
           end
         end
         KSwr: if (ph_q == 3'd0) begin
           rd_now = 1'b1;
           vword = b_q + k32;
+          vs_bc = 1'b1;
           for (jr = 0; jr < E; jr = jr + 1) begin
             ms_re[jr] = 1'b1;
             lr = a_q + k32;
             ms_ra[jr*MsAW +: MsAW] = lr[MsAW-1:0];
           end
-          vs_re[vword[LE-1:0]] = 1'b1;
-          lr = vword >> LE;
-          vs_ra[vword[LE-1:0]*VsAW +: VsAW] = lr[VsAW-1:0];
         end
         KEl: if (ph_q < el_nr) begin
           rd_now = (ph_q == el_nr - 3'd1);
@@ -194,6 +176,12 @@ module mna_vex #(
         end
         default: ;
       endcase
+      // the word broadcast to every eMAC (vmm's vector, swr's weight): one bank of the line
+      if (vs_bc) begin
+        vs_re[vword[LE-1:0]] = 1'b1;
+        lr = vword >> LE;
+        vs_ra[vword[LE-1:0]*VsAW +: VsAW] = lr[VsAW-1:0];
+      end
     end
   end
 

@@ -1241,8 +1241,11 @@ int mna_wl_load(mna_t **mp, const mna_cfg_t *base, FILE *f, const char *fname,
       if (nt != 2 || cutil_parse_num(tok[1], &pc) || pc > 0xFFFF) return LERR("s: bad start PC");
       if (mna_host(*mp, MNA_HOST_START, 0, 0, 0, (uint32_t)pc, 0, NULL) != MNA_RSP_OK)
         return LERR("s: START refused");
-      if (mna_run(*mp, max_insns)) return LERR("s: more than %llu instructions in a tile",
-                                               (unsigned long long)max_insns);
+      uint64_t cyc = 0;
+      if (mna_run_cycles(*mp, max_insns, NULL, &cyc))
+        return LERR("s: more than %llu instructions in a tile", (unsigned long long)max_insns);
+      if (info->runs < MNA_WL_MAX_RUNS) info->run_cycles[info->runs] = cyc;
+      info->total_cycles += cyc;
       info->runs++;
       for (int t = 0; t < mna_cfg(*mp)->tiles; t++) {
         mna_tile_status_t st;

@@ -158,11 +158,17 @@ typedef struct {
   size_t ncmp;
   int runs;           /* s records executed */
   int stopped_error;  /* 1 when some tile ended a run with an error status */
+  /* the cycle model's count of each run (mna_run_cycles; the first MNA_WL_MAX_RUNS runs) and
+     of all runs */
+#define MNA_WL_MAX_RUNS 16
+  uint64_t run_cycles[MNA_WL_MAX_RUNS];
+  uint64_t total_cycles;
 } mna_wl_info_t;
 /* Executes the workload f on *m: cfg (when *m is NULL a model is made from the cfg record, the
  * fields the record does not name from base, or mna_cfg_default when base is NULL; when *m is
  * set the record must match its configuration), p and m records through the host port, s: START
- * and mna_run (at most max_insns instructions per tile), c records collected into info.
+ * and mna_run_cycles (at most max_insns instructions per tile; the same results as mna_run, and
+ * the cycle model's counts in info), c records collected into info.
  * 0, or -1 with "fname:line: reason" in err. info->cmp is malloc'd: mna_wl_info_free. */
 int mna_wl_load(mna_t **m, const mna_cfg_t *base, FILE *f, const char *fname,
                 uint64_t max_insns, mna_wl_info_t *info, char *err, size_t errlen);

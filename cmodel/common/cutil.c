@@ -172,14 +172,23 @@ void cutil_seterr_line(char *err, size_t errlen, const char *file, long line, co
 
 /* ================================================================ command-line tools */
 
-void cutil_die(const char *prog, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+CUTIL_NORETURN static void vdie(const char *prog, int status, const char *fmt, va_list ap) {
   fprintf(stderr, "%s: ", prog);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
-  va_end(ap);
-  exit(1);
+  exit(status);
+}
+
+void cutil_die(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vdie(prog, 1, fmt, ap);
+}
+
+void cutil_fail(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vdie(prog, 2, fmt, ap);
 }
 
 long cutil_opt_long(const char *prog, const char *opt, const char *s, long lo, long hi) {

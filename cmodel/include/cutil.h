@@ -58,6 +58,7 @@
  *
  * Command-line tools (prog is the program name that prefixes every message)
  *   cutil_die(prog, fmt, ...)   "<prog>: <message>\n" on stderr, exit status 1
+ *   cutil_fail(prog, fmt, ...)  the same with exit status 2 (bad input)
  *   cutil_opt_long(prog, opt, s, lo, hi)    the value s of option opt as a decimal long in lo..hi
  *                               (digits only: no sign, blank, 0x prefix or trailing character),
  *                               or cutil_die with "<opt> needs a value" (s is NULL),
@@ -141,6 +142,8 @@ static inline uint32_t cutil_f32_bits(float f) {
 
 /* ---- command-line tools ---- */
 CUTIL_NORETURN void cutil_die(const char *prog, const char *fmt, ...) CUTIL_PRINTF(2, 3);
+/* cutil_die with exit status 2: bad input (a tool's arguments or files) */
+CUTIL_NORETURN void cutil_fail(const char *prog, const char *fmt, ...) CUTIL_PRINTF(2, 3);
 long cutil_opt_long(const char *prog, const char *opt, const char *s, long lo, long hi);
 double cutil_opt_double(const char *prog, const char *opt, const char *s, double lo, double hi);
 /* Output file of a tool: "-" is stdout; otherwise opened for writing, or cutil_die "cannot write

@@ -90,6 +90,18 @@ int accel_bus_devmem_open(accel_bus *bus, const char *path, uint64_t regs_base, 
 int accel_bus_devmem_set_irq(accel_bus *bus, uint32_t status_off, uint32_t mask);
 int accel_bus_devmem_close(accel_bus *bus);
 
+/* 32-bit little-endian words in a byte buffer (the device memory's byte order), for drivers that
+   stage host copies through the bus's mem_write / mem_read. */
+static inline void accel_put_le32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16);
+  p[3] = (unsigned char)(v >> 24);
+}
+static inline uint32_t accel_get_le32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,16 +18,6 @@ _Static_assert(GNNERATOR__ID__BLOCK_reset == GNN_DRV_BLOCK_ID, "block id");
 
 enum { CHUNK_WORDS = 256 }; /* host copies go through a small buffer of little-endian bytes */
 
-static void put_le32(unsigned char *p, uint32_t v) {
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-  p[2] = (unsigned char)(v >> 16);
-  p[3] = (unsigned char)(v >> 24);
-}
-
-static uint32_t get_le32(const unsigned char *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int gnn_drv_open(gnn_dev_t *d, accel_bus *bus) {
   uint32_t h0, h1, h2, h3, h4;
@@ -78,7 +68,7 @@ int gnn_drv_write_words(gnn_dev_t *d, uint64_t data_base, uint64_t word, const u
   if (!window_ok(d, word, n)) return ACCEL_E_ARG;
   while (n > 0) {
     size_t k = n < CHUNK_WORDS ? n : CHUNK_WORDS;
-    for (size_t i = 0; i < k; i++) put_le32(buf + 4 * i, src[i]);
+    for (size_t i = 0; i < k; i++) accel_put_le32(buf + 4 * i, src[i]);
     if (d->bus->mem_write(d->bus->ctx, data_base + 4 * word, buf, 4 * k) != 0) return ACCEL_E_BUS;
     src += k, word += k, n -= k;
   }
@@ -91,7 +81,7 @@ int gnn_drv_read_words(gnn_dev_t *d, uint64_t data_base, uint64_t word, uint32_t
   while (n > 0) {
     size_t k = n < CHUNK_WORDS ? n : CHUNK_WORDS;
     if (d->bus->mem_read(d->bus->ctx, data_base + 4 * word, buf, 4 * k) != 0) return ACCEL_E_BUS;
-    for (size_t i = 0; i < k; i++) dst[i] = get_le32(buf + 4 * i);
+    for (size_t i = 0; i < k; i++) dst[i] = accel_get_le32(buf + 4 * i);
     dst += k, word += k, n -= k;
   }
   return 0;
@@ -103,7 +93,7 @@ int gnn_drv_write_program(gnn_dev_t *d, uint64_t prog_addr, const gnn_insn_t *pr
   while (n > 0) {
     size_t k = n < 64 ? n : 64;
     for (size_t i = 0; i < k; i++)
-      for (int w = 0; w < GNN_INSN_WORDS; w++) put_le32(buf + 16 * i + 4 * w, prog[i].w[w]);
+      for (int w = 0; w < GNN_INSN_WORDS; w++) accel_put_le32(buf + 16 * i + 4 * w, prog[i].w[w]);
     if (d->bus->mem_write(d->bus->ctx, prog_addr, buf, 16 * k) != 0) return ACCEL_E_BUS;
     prog += k, prog_addr += 16 * k, n -= k;
   }

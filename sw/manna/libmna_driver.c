@@ -23,16 +23,6 @@ _Static_assert(MANNA__ID__BLOCK_reset == MNA_DRV_BLOCK_ID, "block id");
 
 enum { CHUNK = 256 }; /* host copies go through a small buffer of little-endian bytes */
 
-static void put_le32(unsigned char *p, uint32_t v) {
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-  p[2] = (unsigned char)(v >> 16);
-  p[3] = (unsigned char)(v >> 24);
-}
-
-static uint32_t get_le32(const unsigned char *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int mna_drv_open(mna_dev_t *d, accel_bus *bus) {
   uint32_t h0, h1, h2, h3;
@@ -163,7 +153,7 @@ int mna_drv_mem_write32(mna_dev_t *d, uint64_t dram, const uint32_t *src, size_t
   unsigned char buf[4 * CHUNK];
   while (n > 0) {
     size_t k = n < CHUNK ? n : CHUNK;
-    for (size_t i = 0; i < k; i++) put_le32(buf + 4 * i, src[i]);
+    for (size_t i = 0; i < k; i++) accel_put_le32(buf + 4 * i, src[i]);
     if (d->bus->mem_write(d->bus->ctx, dram, buf, 4 * k) != 0) return ACCEL_E_BUS;
     src += k, dram += 4 * k, n -= k;
   }
@@ -175,7 +165,7 @@ int mna_drv_mem_read32(mna_dev_t *d, uint64_t dram, uint32_t *dst, size_t n) {
   while (n > 0) {
     size_t k = n < CHUNK ? n : CHUNK;
     if (d->bus->mem_read(d->bus->ctx, dram, buf, 4 * k) != 0) return ACCEL_E_BUS;
-    for (size_t i = 0; i < k; i++) dst[i] = get_le32(buf + 4 * i);
+    for (size_t i = 0; i < k; i++) dst[i] = accel_get_le32(buf + 4 * i);
     dst += k, dram += 4 * k, n -= k;
   }
   return 0;
@@ -186,8 +176,8 @@ int mna_drv_mem_write64(mna_dev_t *d, uint64_t dram, const uint64_t *src, size_t
   while (n > 0) {
     size_t k = n < CHUNK ? n : CHUNK;
     for (size_t i = 0; i < k; i++) {
-      put_le32(buf + 8 * i, (uint32_t)src[i]);
-      put_le32(buf + 8 * i + 4, (uint32_t)(src[i] >> 32));
+      accel_put_le32(buf + 8 * i, (uint32_t)src[i]);
+      accel_put_le32(buf + 8 * i + 4, (uint32_t)(src[i] >> 32));
     }
     if (d->bus->mem_write(d->bus->ctx, dram, buf, 8 * k) != 0) return ACCEL_E_BUS;
     src += k, dram += 8 * k, n -= k;
@@ -201,7 +191,7 @@ int mna_drv_mem_read64(mna_dev_t *d, uint64_t dram, uint64_t *dst, size_t n) {
     size_t k = n < CHUNK ? n : CHUNK;
     if (d->bus->mem_read(d->bus->ctx, dram, buf, 8 * k) != 0) return ACCEL_E_BUS;
     for (size_t i = 0; i < k; i++)
-      dst[i] = (uint64_t)get_le32(buf + 8 * i + 4) << 32 | get_le32(buf + 8 * i);
+      dst[i] = (uint64_t)accel_get_le32(buf + 8 * i + 4) << 32 | accel_get_le32(buf + 8 * i);
     dst += k, dram += 8 * k, n -= k;
   }
   return 0;

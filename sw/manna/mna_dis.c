@@ -15,16 +15,7 @@
 
 static const char *const kProg = "mna_dis";
 
-static void fail(const char *fmt, ...) CUTIL_PRINTF(1, 2);
-static void fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: ", kProg);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(2);
-}
+#define fail(...) cutil_fail(kProg, __VA_ARGS__) /* one line on stderr, exit status 2 */
 
 static void print_word(unsigned long pc, uint64_t w) {
   char b[64];

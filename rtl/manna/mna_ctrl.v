@@ -109,6 +109,8 @@ module mna_ctrl #(
                    SStop = 3'd5;
   reg [2:0]  st_q;
   reg [15:0] pc_q;
+  reg        pc_hi_q;     // the PC is past 2^16 - 1 (a 32-bit jump target, or + 1 after 65535):
+                          // always a PC error; pc_q holds its low 16 bits, as the status reports
   reg [3:0]  status_q, stop_code_q;
   reg [15:0] stop_pc_q;
   reg [31:0] insns_q;
@@ -125,7 +127,7 @@ module mna_ctrl #(
 
   // ---------------------------------------------------------------- instruction memory
   wire [63:0] iw;
-  wire        pc_ok = ({16'd0, pc_q} < Imem32);
+  wire        pc_ok = !pc_hi_q && ({16'd0, pc_q} < Imem32);
   cc_sram_1r1w #(.Width(64), .Depth(ImemDepth)) u_imem (
     .clk_i  (clk_i),
     .we_i   (imem_we_i),
@@ -363,6 +365,7 @@ module mna_ctrl #(
     if (!rst_ni) begin
       st_q <= SIdle;
       pc_q <= 16'd0;
+      pc_hi_q <= 1'b0;
       status_q <= StIdle;
       stop_code_q <= StIdle;
       stop_pc_q <= 16'd0;
@@ -400,6 +403,7 @@ module mna_ctrl #(
             st_q <= SStop;
           end else if (!hazard) begin
             pc_q <= pc_next;
+            pc_hi_q <= (x_pc_q == 16'hFFFF);
             st_q <= SFetch;
             if (!(is_vex || is_sfu || is_coll) || zero_cnt) insns_q <= insns_q + 32'd1;
             if (!zero_cnt && (is_vex || is_sfu || is_coll)) st_q <= SWait;
@@ -414,6 +418,7 @@ module mna_ctrl #(
               OpLoop: begin
                 if (n == 16'd0) begin
                   pc_q <= imm[15:0];
+                  pc_hi_q <= |imm[31:16];
                 end else begin
                   lp_cnt_q[depth_q[1:0]] <= n;
                   lp_idx_q[depth_q[1:0]] <= 16'd0;
@@ -425,6 +430,7 @@ module mna_ctrl #(
                 if (lp_idx_q[depth_q[1:0] - 2'd1] + 16'd1 < lp_cnt_q[depth_q[1:0] - 2'd1]) begin
                   lp_idx_q[depth_q[1:0] - 2'd1] <= lp_idx_q[depth_q[1:0] - 2'd1] + 16'd1;
                   pc_q <= lp_pc_q[depth_q[1:0] - 2'd1];
+                  pc_hi_q <= 1'b0;
                 end else begin
                   depth_q <= depth_q - 3'd1;
                 end
@@ -465,6 +471,7 @@ module mna_ctrl #(
       if (start_i) begin
         st_q <= SFetch;
         pc_q <= start_pc_i;
+        pc_hi_q <= 1'b0;
         status_q <= StRun;
         insns_q <= 32'd0;
         depth_q <= 3'd0;

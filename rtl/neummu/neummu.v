@@ -100,7 +100,24 @@ module neummu #(
   output reg  [31:0]             stat_reads_o,    // page-table reads issued
   output reg  [31:0]             stat_tp_l4_o,    // walks whose TPreg matched L4
   output reg  [31:0]             stat_tp_l3_o,    //   ... L4 and L3
-  output reg  [31:0]             stat_tp_l2_o     //   ... L4, L3 and L2
+  output reg  [31:0]             stat_tp_l2_o,    //   ... L4, L3 and L2
+  // Accounting (docs/neummu.md, "Counters"). Cycles the requester offered a request that was
+  // not taken, by what blocked the decision stage (their sum is every such cycle):
+  output reg  [31:0]             stat_stall_rsp_o,  // a hit waits: the response port answers a walk
+  output reg  [31:0]             stat_stall_down_o, // a hit waits: the response buffer is full
+  output reg  [31:0]             stat_stall_prmb_o, // a miss waits: its page's walk has no free
+                                                    //   merge slot (or is stale), no walker idle
+  output reg  [31:0]             stat_stall_walk_o, // a miss waits: no walk of its page, no walker
+                                                    //   idle
+  output reg  [31:0]             stat_dup_walks_o,  // walks started for a page another walk holds
+  // Request-cycles (every cycle, the requests accepted and not yet answered, by where they are;
+  // the sum over the counters is the sum of every request's latency):
+  output reg  [63:0]             stat_lat_pipe_o,   // lookup pipeline, moving
+  output reg  [63:0]             stat_lat_hol_o,    // lookup pipeline, blocked by its head
+  output reg  [63:0]             stat_lat_port_o,   // in a walk waiting for the read port
+  output reg  [63:0]             stat_lat_mem_o,    // in a walk waiting for page-table data
+  output reg  [63:0]             stat_lat_ans_o,    // walk done, waiting for the response port
+  output reg  [63:0]             stat_lat_out_o     // in the response buffer
 );
 
   // ---------------------------------------------------------------- fields (neummu.h)
@@ -120,6 +137,9 @@ module neummu #(
   localparam integer SlotCntW = ($clog2(Slots + 1) > 0) ? $clog2(Slots + 1) : 1;
   localparam integer PteAddrW = NmmuPaBits - NmmuPteShift;   // 8-byte word address of an entry
   localparam integer TpEvW    = NmmuLevels - 1;              // TPreg levels (L4, L3, L2)
+  localparam integer HeldW    = $clog2(Slots + 2);           // nmmu_ptw's requests held
+  localparam integer SumW     = $clog2(Walkers * (Slots + 1) + 1) + 1;  // > HeldW
+  localparam integer FrontW   = $clog2(TlbLatency + 1) + 1;  // the lookup pipeline's requests
   // A request in flight: {id, write, page offset}; the write bit sits above the page offset.
   localparam integer ReqW     = IdW + 1 + NmmuPageShift;
   localparam integer ReqWrBit = NmmuPageShift;
@@ -313,6 +333,8 @@ module neummu #(
   wire [NmmuPpnBits-1:0] w_fppn [0:Walkers-1];
   wire [Walkers-1:0]     w_f2m, w_fw, w_fu;
   wire [TpEvW*Walkers-1:0] w_tp;
+  wire [HeldW*Walkers-1:0] w_held;
+  wire [Walkers-1:0]     w_at_port, w_at_mem;
   wire               mem_ack, rsp_ack;
   wire [Walkers:0]   rsp_arb_gnt;
 
@@ -349,7 +371,10 @@ module neummu #(
         .fill_gnt_i  (fill_gnt[g]),
         .inv_i       (inv_i),
         .ev_walk_o   (w_walk[g]),
-        .ev_tp_hit_o (w_tp[TpEvW*g +: TpEvW])
+        .ev_tp_hit_o (w_tp[TpEvW*g +: TpEvW]),
+        .held_o      (w_held[HeldW*g +: HeldW]),
+        .at_port_o   (w_at_port[g]),
+        .at_mem_o    (w_at_mem[g])
       );
     end
   endgenerate
@@ -428,6 +453,41 @@ module neummu #(
   assign fill_w   = w_fw[fill_idx];
   assign fill_u   = w_fu[fill_idx];
 
+  // ---------------------------------------------------------------- accounting
+  // Why the decision stage's head does not move (one cause at most; none when it moves).
+  wire hol      = d_valid && !d_ready;
+  wire hol_down = hol && d_hit && !rsp_in_ready;
+  wire hol_rsp  = hol && d_hit && rsp_in_ready;
+  wire hol_prmb = hol && !d_hit && |(pts_match & en_mask);
+  wire hol_walk = hol && !d_hit && !(|(pts_match & en_mask));
+  wire dma_stall = req_valid_i && !req_ready_o;
+
+  // Requests in the lookup pipeline (the lookup stage, the latency stages and the decision
+  // stage); with TlbLatency stages of one request each it never exceeds TlbLatency.
+  reg [FrontW-1:0] front_q;
+  wire d_take = d_valid && d_ready;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) front_q <= {FrontW{1'b0}};
+    else front_q <= front_q + {{(FrontW - 1){1'b0}}, req_take} - {{(FrontW - 1){1'b0}}, d_take};
+  end
+
+  // Requests held by the walkers, by the phase of their walk.
+  reg [SumW-1:0] held_port, held_mem, held_ans, held_one;
+  integer h;
+  always @* begin
+    held_port = {SumW{1'b0}};
+    held_mem  = {SumW{1'b0}};
+    held_ans  = {SumW{1'b0}};
+    for (h = 0; h < Walkers; h = h + 1) begin
+      held_one = {{(SumW - HeldW){1'b0}}, w_held[HeldW*h +: HeldW]};
+      if (w_at_port[h])     held_port = held_port + held_one;
+      else if (w_at_mem[h]) held_mem  = held_mem + held_one;
+      else                  held_ans  = held_ans + held_one;
+    end
+  end
+  // Responses in the skid buffer: the output register, and the skid register when it is full.
+  wire [1:0] out_held = {1'b0, rsp_valid_o} + {1'b0, !rsp_in_ready};
+
   // ---------------------------------------------------------------- counters
   reg [TpEvW-1:0] tp_ev;    // [0] L4, [1] L4+L3, [2] L4+L3+L2 matched
   integer t;
@@ -444,7 +504,29 @@ module neummu #(
       stat_tp_l4_o  <= 32'd0;
       stat_tp_l3_o  <= 32'd0;
       stat_tp_l2_o  <= 32'd0;
+      stat_stall_rsp_o  <= 32'd0;
+      stat_stall_down_o <= 32'd0;
+      stat_stall_prmb_o <= 32'd0;
+      stat_stall_walk_o <= 32'd0;
+      stat_dup_walks_o  <= 32'd0;
+      stat_lat_pipe_o   <= 64'd0;
+      stat_lat_hol_o    <= 64'd0;
+      stat_lat_port_o   <= 64'd0;
+      stat_lat_mem_o    <= 64'd0;
+      stat_lat_ans_o    <= 64'd0;
+      stat_lat_out_o    <= 64'd0;
     end else begin
+      if (dma_stall && hol_rsp)  stat_stall_rsp_o  <= stat_stall_rsp_o + 32'd1;
+      if (dma_stall && hol_down) stat_stall_down_o <= stat_stall_down_o + 32'd1;
+      if (dma_stall && hol_prmb) stat_stall_prmb_o <= stat_stall_prmb_o + 32'd1;
+      if (dma_stall && hol_walk) stat_stall_walk_o <= stat_stall_walk_o + 32'd1;
+      if (do_alloc && |(pts_match & en_mask)) stat_dup_walks_o <= stat_dup_walks_o + 32'd1;
+      if (hol) stat_lat_hol_o  <= stat_lat_hol_o  + {{(64 - FrontW){1'b0}}, front_q};
+      else     stat_lat_pipe_o <= stat_lat_pipe_o + {{(64 - FrontW){1'b0}}, front_q};
+      stat_lat_port_o <= stat_lat_port_o + {{(64 - SumW){1'b0}}, held_port};
+      stat_lat_mem_o  <= stat_lat_mem_o  + {{(64 - SumW){1'b0}}, held_mem};
+      stat_lat_ans_o  <= stat_lat_ans_o  + {{(64 - SumW){1'b0}}, held_ans};
+      stat_lat_out_o  <= stat_lat_out_o  + {62'd0, out_held};
       if (d_valid && d_hit && hit_gnt) stat_hits_o <= stat_hits_o + 32'd1;
       if (|w_walk)                     stat_walks_o <= stat_walks_o + 32'd1;
       if (do_merge)                    stat_merges_o <= stat_merges_o + 32'd1;

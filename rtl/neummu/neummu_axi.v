@@ -143,6 +143,11 @@ module neummu_axi #(
   wire [31:0] root_lo, inv_lo;
   wire [15:0] inv_hi;
   wire [31:0] st_hits, st_walks, st_merges, st_reads, st_tp_l4, st_tp_l3, st_tp_l2;
+  // The accounting counters (stalls by cause, request-cycles by place) are for the performance
+  // harness; the register map does not carry them.
+  wire [5*32-1:0] acct_stall;
+  wire [6*64-1:0] acct_lat;
+  wire unused_acct = &{1'b0, acct_stall, acct_lat};
   reg  [31:0] faults_q;
   reg         armed_q;
   wire        busy, err_any, rd_err, rd_burst;
@@ -257,7 +262,18 @@ module neummu_axi #(
     .stat_reads_o   (st_reads),
     .stat_tp_l4_o   (st_tp_l4),
     .stat_tp_l3_o   (st_tp_l3),
-    .stat_tp_l2_o   (st_tp_l2)
+    .stat_tp_l2_o   (st_tp_l2),
+    .stat_stall_rsp_o  (acct_stall[0*32 +: 32]),
+    .stat_stall_down_o (acct_stall[1*32 +: 32]),
+    .stat_stall_prmb_o (acct_stall[2*32 +: 32]),
+    .stat_stall_walk_o (acct_stall[3*32 +: 32]),
+    .stat_dup_walks_o  (acct_stall[4*32 +: 32]),
+    .stat_lat_pipe_o   (acct_lat[0*64 +: 64]),
+    .stat_lat_hol_o    (acct_lat[1*64 +: 64]),
+    .stat_lat_port_o   (acct_lat[2*64 +: 64]),
+    .stat_lat_mem_o    (acct_lat[3*64 +: 64]),
+    .stat_lat_ans_o    (acct_lat[4*64 +: 64]),
+    .stat_lat_out_o    (acct_lat[5*64 +: 64])
   );
   wire unused_req_data = &{1'b0, s_axis_req_tdata_i[63:VaBits+1]};
 

@@ -82,7 +82,11 @@ module nmmu_ptw #(
   input  wire                     inv_i,
   // events (one-cycle pulses)
   output wire                     ev_walk_o,
-  output wire [TpEvW-1:0]         ev_tp_hit_o     // at walk start: L4, L4+L3, L4+L3+L2 matched
+  output wire [TpEvW-1:0]         ev_tp_hit_o,    // at walk start: L4, L4+L3, L4+L3+L2 matched
+  // accounting (neummu's latency counters): requests held and where the walk is
+  output wire [HeldW-1:0]         held_o,         // requests not yet answered (0 when idle)
+  output wire                     at_port_o,      // waiting for the page-table read port
+  output wire                     at_mem_o        // waiting for a page-table read's data
 );
 
   // ---------------------------------------------------------------- fields (neummu.h)
@@ -106,6 +110,7 @@ module nmmu_ptw #(
   localparam integer SlotCntW = $clog2(Slots + 1) > 0 ? $clog2(Slots + 1) : 1;
   localparam integer Depth    = Slots + 1;
   localparam integer CntW     = $clog2(Depth + 1);
+  localparam integer HeldW    = CntW;                            // the parent sizes it alike
   localparam integer ReqW     = IdW + 1 + NmmuPageShift;        // {id, write, page offset}
   localparam integer ReqWrBit = NmmuPageShift;
   localparam integer RspW     = IdW + NmmuPaBits + NmmuStBits;  // {id, pa, status}
@@ -208,6 +213,9 @@ module nmmu_ptw #(
   wire [NmmuPaBits-1:0]    cur_pa   = (cur_st == NmmuStOk) ? {leaf_ppn, cur_off}
                                                            : {NmmuPaBits{1'b0}};
   assign rsp_req_o = state_q == StDone && rd_q != cnt_q;
+  assign held_o    = !busy ? {CntW{1'b0}} : (state_q == StDone) ? cnt_q - rd_q : cnt_q;
+  assign at_port_o = state_q == StReq;
+  assign at_mem_o  = state_q == StWait;
   assign rsp_o     = {cur_id, cur_pa, cur_st};
 
   assign fill_req_o = fill_pend_q;

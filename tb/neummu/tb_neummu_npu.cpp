@@ -40,7 +40,9 @@
 // request must be answered), the number of faulted responses equals the number the trace's
 // layout predicts (a hole, an address outside every segment, a write to a read-only segment),
 // page-table reads <= 4 x walks, the RTL's read counter equals the reads the memory accepted,
-// hits + walks + merges = requests accepted, no timeout.
+// hits + walks + merges = requests accepted, no timeout; the RTL's stall counters by cause add
+// up to the cycles the DMA was stalled, and its request-cycle counters by place add up to the
+// sum of every request's latency (response cycle - accept cycle).
 //
 // Plusargs:
 //   +workload=<trace file>   the DMA trace (+trace stays the waveform option of tb_lib)
@@ -50,6 +52,9 @@
 //   +memlat_data=N +bw=B     data memory latency (default 100) and bytes/cycle (default 600)
 //   +max_xfers=N             stop the trace after N transactions (0 = all)
 //   +layers=1                print one line per layer
+//   +oracle_lat=N            the oracle answers each translation N cycles after it is issued
+//                            (default 0: the paper's oracle); with N = TlbLatency + 1 it is an
+//                            MMU whose every translation hits, at the RTL's hit latency
 // Output: "npu: cycles=<weighted MMU> oracle=<weighted oracle> perf=<oracle/MMU> ..." and the
 // result line "N passed, N failed".
 #include <chrono>
@@ -358,9 +363,12 @@ int main(int argc, char **argv) {
   const double data_lat = (double)arg_ul("memlat_data", 100);
   const double bw = (double)arg_ul("bw", 600);
   const bool print_layers = arg_ul("layers", 0) != 0;
-  if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0) {
+  const unsigned long oracle_lat = arg_ul("oracle_lat", 0);
+  if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0 ||
+      oracle_lat > 1000000) {
     std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
-                         "tpreg 0|1; memlat >= 1; bw > 0)\n", TB_Walkers, TB_Slots);
+                         "tpreg 0|1; memlat >= 1; bw > 0; oracle_lat <= 10^6)\n", TB_Walkers,
+                 TB_Slots);
     return 2;
   }
 
@@ -371,9 +379,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::printf("npu: config walkers=%u slots=%u tpreg=%u memlat=%u data_lat=%.0f bw=%.0f "
-              "built=%d/%d/IdW%d workload=%s image=%s\n",
-              walkers ? walkers : TB_Walkers, slots, tpreg, memlat, data_lat, bw, TB_Walkers,
-              TB_Slots, TB_IdW, trace_path, image_path);
+              "oracle_lat=%lu built=%d/%d/IdW%d workload=%s image=%s\n",
+              walkers ? walkers : TB_Walkers, slots, tpreg, memlat, data_lat, bw, oracle_lat,
+              TB_Walkers, TB_Slots, TB_IdW, trace_path, image_path);
   const auto wall0 = std::chrono::steady_clock::now();
 
   // ---------------------------------------------------------------- oracle MMU
@@ -410,7 +418,8 @@ int main(int argc, char **argv) {
     if (ls != NMMU_ST_OK) exp_faults++;
     if ((ls == NMMU_ST_OK) != (r.status == NMMU_ST_OK)) layout_mismatch++;
     const size_t tile = orc.accept();
-    orc.model.respond(tile, x.bytes, x.is_write != 0, r.status == NMMU_ST_OK, (double)t);
+    orc.model.respond(tile, x.bytes, x.is_write != 0, r.status == NMMU_ST_OK,
+                      (double)(t + oracle_lat));
     t++;
   }
   const double orc_raw = orc.model.layers.empty() ? 0 : orc.model.layers.back().end;
@@ -442,6 +451,7 @@ int main(int argc, char **argv) {
     uint32_t bytes;
     uint64_t tile;
     uint64_t pa;
+    uint64_t acc;  // cycle accepted (ticked cycles)
   };
   const uint32_t nids = 1u << TB_IdW;
   std::vector<Inflight> inflight(nids);
@@ -453,12 +463,19 @@ int main(int argc, char **argv) {
   uint64_t outstanding = 0;   // requests accepted, not answered
   uint64_t responses = 0, rtl_faults = 0;
   uint64_t dma_stalls = 0;    // cycles the DMA offered a request the MMU did not take
+  uint64_t lat_sum = 0;       // sum over responses of (response cycle - accept cycle)
   uint64_t quiet = 0;         // consecutive cycles without anything in flight
   uint64_t last_activity = 0;
   bool stuck = false, fatal = false;
   std::vector<MmuRsp> rsps;
   Ctr c_hits, c_walks, c_merges, c_reads, c_l4, c_l3, c_l2;
+  Ctr c_st_rsp, c_st_down, c_st_prmb, c_st_walk, c_dup;
   auto sample = [&]() {
+    c_st_rsp.sample(env.top->stat_stall_rsp_o);
+    c_st_down.sample(env.top->stat_stall_down_o);
+    c_st_prmb.sample(env.top->stat_stall_prmb_o);
+    c_st_walk.sample(env.top->stat_stall_walk_o);
+    c_dup.sample(env.top->stat_dup_walks_o);
     c_hits.sample(env.top->stat_hits_o);
     c_walks.sample(env.top->stat_walks_o);
     c_merges.sample(env.top->stat_merges_o);
@@ -516,6 +533,7 @@ int main(int argc, char **argv) {
       f.bytes = x.bytes;
       f.status = (uint8_t)r.status;
       f.pa = r.pa;
+      f.acc = env.sim.cycle - 1;
       f.tile = dma.accept();
       have_id = false;
       outstanding++;
@@ -530,6 +548,7 @@ int main(int argc, char **argv) {
       score.check("pa", r.id, f.pa, r.pa);
       if (r.status != NMMU_ST_OK) rtl_faults++;
       f.busy = false;
+      lat_sum += r.cycle - f.acc;
       free_ids.push_back(r.id);
       outstanding--;
       responses++;
@@ -585,6 +604,15 @@ int main(int argc, char **argv) {
               c_hits.total + c_walks.total + c_merges.total);
   score.check("layers, RTL run vs oracle run", 0, orc.model.layers.size(),
               dma.model.layers.size());
+  // Accounting (docs/neummu.md, "Counters"): every stalled cycle has one cause, and the
+  // request-cycles by place add up to every request's latency.
+  const uint64_t st_sum = c_st_rsp.total + c_st_down.total + c_st_prmb.total + c_st_walk.total;
+  score.check("stall cycles by cause vs DMA stall cycles", 0, dma_stalls, st_sum);
+  const uint64_t l_pipe = env.top->stat_lat_pipe_o, l_hol = env.top->stat_lat_hol_o,
+                 l_port = env.top->stat_lat_port_o, l_mem = env.top->stat_lat_mem_o,
+                 l_ans = env.top->stat_lat_ans_o, l_out = env.top->stat_lat_out_o;
+  score.check("request-cycles by place vs the sum of latencies", 0, lat_sum,
+              l_pipe + l_hol + l_port + l_mem + l_ans + l_out);
 
   std::printf("npu: cycles=%.0f oracle=%.0f perf=%.6f raw_cycles=%.0f raw_oracle=%.0f "
               "raw_perf=%.6f xfers=%" PRIu64 " layers=%zu walks=%" PRIu64 " reads=%" PRIu64
@@ -596,6 +624,12 @@ int main(int argc, char **argv) {
               c_walks.total, c_reads.total, c_merges.total, c_hits.total, c_l4.total,
               c_l3.total, c_l2.total, dma_stalls, rtl_faults, exp_faults, (uint64_t)env.sim.cycle, skip,
               wall);
+  std::printf("npu: acct stall_rsp=%" PRIu64 " stall_down=%" PRIu64 " stall_prmb=%" PRIu64
+              " stall_walk=%" PRIu64 " dup_walks=%" PRIu64 " lat_sum=%" PRIu64 " lat_pipe=%"
+              PRIu64 " lat_hol=%" PRIu64 " lat_port=%" PRIu64 " lat_mem=%" PRIu64 " lat_ans=%"
+              PRIu64 " lat_out=%" PRIu64 "\n",
+              c_st_rsp.total, c_st_down.total, c_st_prmb.total, c_st_walk.total, c_dup.total,
+              lat_sum, l_pipe, l_hol, l_port, l_mem, l_ans, l_out);
   dma.close();
   const int rc = score.finish();
   nmmu_mem_free(mem);

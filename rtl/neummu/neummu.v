@@ -44,6 +44,9 @@
 //   Tlb2M       2 MB TLB entries (fully associative, >= 1)
 //   TlbLatency  cycles from request acceptance to the decision (>= 1; paper: 5)
 //   IdW         request ID bits (>= 1)
+//   RspLanes    response streams (>= 1): up to RspLanes translations leave per cycle, from
+//               different sources (the hit path, walkers); 1 = the single port of the paper's
+//               configuration as this library first built it (docs/neummu.md, "Response lanes")
 //
 //            Field widths, bit positions and status codes are localparams named after the
 //            constants of cmodel/include/neummu.h in UpperCamelCase (NMMU_VA_BITS = NmmuVaBits).
@@ -60,7 +63,8 @@ module neummu #(
   parameter integer TlbWays    = 4,
   parameter integer Tlb2M      = 8,
   parameter integer TlbLatency = 2,
-  parameter integer IdW        = 8
+  parameter integer IdW        = 8,
+  parameter integer RspLanes   = 1
 ) (
   input  wire                    clk_i,
   input  wire                    rst_ni,
@@ -76,11 +80,12 @@ module neummu #(
   input  wire [NmmuVaBits-1:0]   req_va_i,
   input  wire                    req_write_i,
   // translation responses
-  output wire                    rsp_valid_o,
-  input  wire                    rsp_ready_i,
-  output wire [IdW-1:0]          rsp_id_o,
-  output wire [NmmuPaBits-1:0]   rsp_pa_o,
-  output wire [NmmuStBits-1:0]   rsp_status_o,
+  // translation responses: RspLanes streams (lane k in bits [k*W +: W] of each field)
+  output wire [RspLanes-1:0]            rsp_valid_o,
+  input  wire [RspLanes-1:0]            rsp_ready_i,
+  output wire [RspLanes*IdW-1:0]        rsp_id_o,
+  output wire [RspLanes*NmmuPaBits-1:0] rsp_pa_o,
+  output wire [RspLanes*NmmuStBits-1:0] rsp_status_o,
   // page-table memory read port (8-byte reads)
   output wire                    mem_req_valid_o,
   input  wire                    mem_req_ready_i,
@@ -183,6 +188,9 @@ module neummu #(
     end
     if (IdW < 1) begin : gen_check_id_w
       `CC_PARAM_FAIL(neummu__IdW_must_be_at_least_1)
+    end
+    if (RspLanes < 1) begin : gen_check_rsp_lanes
+      `CC_PARAM_FAIL(neummu__RspLanes_must_be_at_least_1)
     end
   endgenerate
 
@@ -335,8 +343,7 @@ module neummu #(
   wire [TpEvW*Walkers-1:0] w_tp;
   wire [HeldW*Walkers-1:0] w_held;
   wire [Walkers-1:0]     w_at_port, w_at_mem;
-  wire               mem_ack, rsp_ack;
-  wire [Walkers:0]   rsp_arb_gnt;
+  wire               mem_ack;
 
   genvar g;
   generate
@@ -361,7 +368,7 @@ module neummu #(
         .mem_rdata_i (mem_rsp_data_i),
         .rsp_req_o   (w_rsp_req[g]),
         .rsp_o       (w_rsp[g]),
-        .rsp_gnt_i   (rsp_arb_gnt[g] && rsp_ack),
+        .rsp_gnt_i   (rsp_taken[g]),
         .fill_req_o  (w_fill_req[g]),
         .fill_vpn_o  (w_fvpn[g]),
         .fill_ppn_o  (w_fppn[g]),
@@ -406,35 +413,57 @@ module neummu #(
   );
   assign mem_req_addr_o = {mem_word, {NmmuPteShift{1'b0}}};
 
-  // ---------------------------------------------------------------- response port
-  localparam integer RTagW = $clog2(Walkers + 1);
-  wire [RTagW-1:0] rsp_idx;
-  wire             rsp_any;
-  wire             rsp_in_ready;
-  cc_rr_arbiter #(.N(Walkers + 1)) u_rsp_arb (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_i       ({d_valid && d_hit, w_rsp_req}),
-    .ack_i       (rsp_ack),
-    .gnt_o       (rsp_arb_gnt),
-    .gnt_idx_o   (rsp_idx),
-    .gnt_valid_o (rsp_any)
-  );
-  assign rsp_ack = rsp_any && rsp_in_ready;
-  // The top index (the hit path) is decoded from rsp_arb_gnt instead.
-  wire unused_rsp_idx = ^rsp_idx;
-  assign hit_gnt = rsp_arb_gnt[Walkers] && rsp_in_ready;
-  wire [RspW-1:0] rsp_sel = rsp_arb_gnt[Walkers] ? d_rsp : w_rsp[rsp_idx[TagW-1:0]];
-  cc_skid_buffer #(.Width(RspW)) u_rsp_skid (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (rsp_any),
-    .in_ready_o  (rsp_in_ready),
-    .in_data_i   (rsp_sel),
-    .out_valid_o (rsp_valid_o),
-    .out_ready_i (rsp_ready_i),
-    .out_data_o  ({rsp_id_o, rsp_pa_o, rsp_status_o})
-  );
+  // ---------------------------------------------------------------- response lanes
+  // Requesters: the hit path (index Walkers) and every walker with an answer. Lane k grants,
+  // round-robin, one requester that no lane below it took this cycle; each lane has its own
+  // skid buffer. A walker answers at most one request per cycle, on one lane.
+  localparam integer NReq = Walkers + 1;
+  wire [NReq-1:0]     rsp_req_all = {d_valid && d_hit, w_rsp_req};
+  wire [RspLanes-1:0] lane_in_ready;
+  genvar k;
+  generate
+    for (k = 0; k < RspLanes; k = k + 1) begin : gen_lane
+      localparam integer RTagW = $clog2(NReq);
+      wire [NReq-1:0]  took_in;    // requesters taken by the lanes below this one
+      wire [NReq-1:0]  took_out;   // ... and by this one
+      wire [NReq-1:0]  gnt;
+      wire [RTagW-1:0] idx;
+      wire             any, in_ready;
+      if (k == 0) begin : gen_first
+        assign took_in = {NReq{1'b0}};
+      end else begin : gen_next
+        assign took_in = gen_lane[k-1].took_out;
+      end
+      cc_rr_arbiter #(.N(NReq)) u_arb (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .req_i       (rsp_req_all & ~took_in),
+        .ack_i       (any && in_ready),
+        .gnt_o       (gnt),
+        .gnt_idx_o   (idx),
+        .gnt_valid_o (any)
+      );
+      assign took_out = took_in | ((any && in_ready) ? gnt : {NReq{1'b0}});
+      assign lane_in_ready[k] = in_ready;
+      // The top index (the hit path) is decoded from the grant vector.
+      wire [RspW-1:0] sel = gnt[Walkers] ? d_rsp : w_rsp[idx[TagW-1:0]];
+      wire unused_idx_top = ^idx;
+      cc_skid_buffer #(.Width(RspW)) u_skid (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .in_valid_i  (any && in_ready),   // offered only when it is taken at once: a
+        .in_ready_o  (in_ready),          // requester another lane takes never leaves a
+        .in_data_i   (sel),               // waiting offer behind (in_ready is a flop)
+        .out_valid_o (rsp_valid_o[k]),
+        .out_ready_i (rsp_ready_i[k]),
+        .out_data_o  ({rsp_id_o[IdW*k +: IdW], rsp_pa_o[NmmuPaBits*k +: NmmuPaBits],
+                       rsp_status_o[NmmuStBits*k +: NmmuStBits]})
+      );
+    end
+  endgenerate
+  // Answers taken this cycle, by requester (each on at most one lane).
+  wire [NReq-1:0] rsp_taken = gen_lane[RspLanes-1].took_out;
+  assign hit_gnt = rsp_taken[Walkers];
 
   // ---------------------------------------------------------------- TLB fill
   wire [TagW-1:0] fill_idx;
@@ -456,8 +485,8 @@ module neummu #(
   // ---------------------------------------------------------------- accounting
   // Why the decision stage's head does not move (one cause at most; none when it moves).
   wire hol      = d_valid && !d_ready;
-  wire hol_down = hol && d_hit && !rsp_in_ready;
-  wire hol_rsp  = hol && d_hit && rsp_in_ready;
+  wire hol_down = hol && d_hit && !(|lane_in_ready);
+  wire hol_rsp  = hol && d_hit && (|lane_in_ready);
   wire hol_prmb = hol && !d_hit && |(pts_match & en_mask);
   wire hol_walk = hol && !d_hit && !(|(pts_match & en_mask));
   wire dma_stall = req_valid_i && !req_ready_o;
@@ -485,8 +514,17 @@ module neummu #(
       else                  held_ans  = held_ans + held_one;
     end
   end
-  // Responses in the skid buffer: the output register, and the skid register when it is full.
-  wire [1:0] out_held = {1'b0, rsp_valid_o} + {1'b0, !rsp_in_ready};
+  // Responses in the skid buffers: each lane's output register, and its skid register when it
+  // is full.
+  localparam integer OutW = $clog2(2 * RspLanes + 1) + 1;
+  reg [OutW-1:0] out_held;
+  integer o;
+  always @* begin
+    out_held = {OutW{1'b0}};
+    for (o = 0; o < RspLanes; o = o + 1)
+      out_held = out_held + {{(OutW - 1){1'b0}}, rsp_valid_o[o]} +
+                 {{(OutW - 1){1'b0}}, !lane_in_ready[o]};
+  end
 
   // ---------------------------------------------------------------- counters
   reg [TpEvW-1:0] tp_ev;    // [0] L4, [1] L4+L3, [2] L4+L3+L2 matched
@@ -526,7 +564,7 @@ module neummu #(
       stat_lat_port_o <= stat_lat_port_o + {{(64 - SumW){1'b0}}, held_port};
       stat_lat_mem_o  <= stat_lat_mem_o  + {{(64 - SumW){1'b0}}, held_mem};
       stat_lat_ans_o  <= stat_lat_ans_o  + {{(64 - SumW){1'b0}}, held_ans};
-      stat_lat_out_o  <= stat_lat_out_o  + {62'd0, out_held};
+      stat_lat_out_o  <= stat_lat_out_o  + {{(64 - OutW){1'b0}}, out_held};
       if (d_valid && d_hit && hit_gnt) stat_hits_o <= stat_hits_o + 32'd1;
       if (|w_walk)                     stat_walks_o <= stat_walks_o + 32'd1;
       if (do_merge)                    stat_merges_o <= stat_merges_o + 32'd1;

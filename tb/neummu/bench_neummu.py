@@ -52,6 +52,13 @@ SLOTS = [1, 2, 4, 8, 16, 32]
 WALKERS = [8, 16, 32, 64, 128]
 NPU8 = os.path.join(BUILD, "tb", "neummu_npu8", "neummu_npu8")
 NPU128 = os.path.join(BUILD, "tb", "neummu_npu128", "neummu_npu128")
+# the paper's configuration with two response lanes (RspLanes = 2; docs/neummu.md)
+NPU128R2 = os.path.join(BUILD, "tb", "neummu_npu128_r2", "neummu_npu128_r2")
+STALL_CAUSES = [("stall_rsp", "response port busy"), ("stall_down", "response buffer full"),
+                ("stall_prmb", "PRMB full"), ("stall_walk", "all walkers busy")]
+LAT_PLACES = [("lat_pipe", "TLB pipeline"), ("lat_hol", "pipeline blocked"),
+              ("lat_port", "walk: read port"), ("lat_mem", "walk: table memory"),
+              ("lat_ans", "answer queue"), ("lat_out", "response buffer")]
 MEMLAT = 100
 MAX_XFERS = 20000 if QUICK else 0
 
@@ -121,6 +128,9 @@ SUMMARY = re.compile(r"^npu: (cycles=.*)$", re.M)
 
 
 def parse(out):
+    m = re.search(r"^npu: oracle_only (.*)$", out, re.M)
+    if m and results.clean_pass(out):      # +oracle_only=1: the oracle's cycles only
+        return {k: float(v) for k, v in results.fields(m.group(1), numbers=False).items()}
     m = SUMMARY.search(out)
     if not m or not results.clean_pass(out):
         return None
@@ -128,6 +138,13 @@ def parse(out):
     # +layers=1: per-layer [name, scale, cycles, oracle cycles]
     r["layer_list"] = [[g[0], float(g[1]), float(g[2]), float(g[3])] for g in re.findall(
         r"^npu: layer (\S+) scale=(\S+) xfers=\d+ cycles=(\S+) oracle=(\S+)", out, re.M)]
+    # the RTL's accounting counters and the latency replay (tb_neummu_npu.cpp)
+    m = re.search(r"^npu: acct (.*)$", out, re.M)
+    if m:
+        r.update({k: float(v) for k, v in results.fields(m.group(1), numbers=False).items()})
+    m = re.search(r"^npu: replay cycles=(\S+) .* latency_loss=(\S+) stall_loss=(\S+)$", out, re.M)
+    if m:
+        r["replay"], r["latency_loss"], r["stall_loss"] = (float(g) for g in m.groups())
     return r
 
 
@@ -174,7 +191,8 @@ def run_jobs(jobs):
             cache[k] = r
             done[0] += 1
             print("  [%3d/%d %5.0fs] %-28s perf %.4f  (%.0fs)" % (
-                done[0], len(todo), time.time() - t0, k, r["perf"], r["wall_run"]), flush=True)
+                done[0], len(todo), time.time() - t0, k, r.get("perf", float("nan")),
+                r["wall_run"]), flush=True)
     with open(cache_path, "w") as f:
         json.dump(cache, f, indent=1, sort_keys=True)
     return res
@@ -197,6 +215,8 @@ def plan(wls):
         jobs[name + ":neummu"] = cmd(NPU128, wl, 128, 32, 1) + " +layers=1"
         if page == "2m" or net in SPARSE:
             continue
+        jobs[name + ":neummu_r2"] = cmd(NPU128R2, wl, 128, 32, 1)
+        jobs[name + ":oracle6"] = cmd(NPU128, wl, 128, 32, 1) + " +oracle_lat=6 +oracle_only=1"
         for s in SLOTS:
             jobs[name + ":prmb%d" % s] = cmd(NPU8, wl, 8, s, 0)
         for w in WALKERS[1:]:
@@ -296,6 +316,104 @@ def area_note(ar, part=None):
     return " ".join(txt) + "\n"
 
 
+# ---------------------------------------------------------------- accounting (issue 20)
+def accounting(R, dense):
+    """'Where the cycles go': the RTL's stall and latency counters, the latency replay and the
+    response-lane ablation, over the dense 4 KB workloads; writes the stacked-bar plot."""
+    cfgs = [("neummu", "NeuMMU, the paper's configuration (128 walkers, 32 slots, TPreg), 1 "
+                       "response lane", "0.06% overhead (99.94%)"),
+            ("neummu_r2", "the same with 2 response lanes (`RspLanes = 2`, ours)", "-"),
+            ("oracle6", "bound: an MMU whose every translation hits at the RTL's hit latency "
+                        "(6 cycles: 5 TLB + 1 response buffer), never stalling", "-")]
+    md = ["## Where the cycles go\n"]
+    md.append(
+        "Every number below comes from counters in the RTL (`neummu.v`, docs/neummu.md "
+        "\"Counters\"), read by the NPU harness, which checks on every run that the stall causes "
+        "add up to the cycles the DMA was stalled and that the request-cycles by place add up to "
+        "the sum of every translation's latency (accept to response). **Stall causes** (the "
+        "decision stage's head cannot move while the DMA offers a request): *response port busy* "
+        "(a TLB hit waits while every response lane answers a walk), *response buffer full* (the "
+        "consumer's back-pressure; none in the NPU model), *PRMB full* (a miss whose page's walk "
+        "has no free merge slot, no walker idle), *all walkers busy* (a miss with no walk of its "
+        "page and no walker idle). The TLB never blocks a lookup (a fill uses the second SRAM "
+        "port) and the response order costs nothing (the NPU model takes responses in any order), "
+        "so neither is a cause. **Latency places** (mean cycles per translation): the TLB "
+        "pipeline moving, the pipeline blocked by its head, a walk waiting for the page-table read "
+        "port, a walk waiting for table data, a finished walk's requests waiting to be answered, "
+        "the response buffer. **Loss split**: the harness replays the oracle's DMA (never "
+        "stalled) with every translation answered after the latency the RTL gave it; replay - "
+        "oracle is the loss due to *latency*, MMU - replay the loss due to the *stalled* DMA "
+        "(scale-weighted cycles, the same weighting as the normalized performance).\n")
+    def perf_of(w, c):
+        if c == "oracle6":   # oracle cycles / the all-hit MMU's cycles (both without the RTL)
+            return R[w + ":neummu"]["oracle"] / R[w + ":oracle6"]["oracle"]
+        return R[w + ":" + c]["perf"]
+    rows = []
+    for c, label, paper in cfgs:
+        ps = [perf_of(w, c) for w in dense]
+        worst = min(dense, key=lambda w: perf_of(w, c))
+        rows.append("| %s | %.4f | %s | %.4f (%s) | %s |" % (
+            label, mean(ps), pct(1 - mean(ps)), perf_of(worst, c), worst, paper))
+    md.append("| configuration | normalized performance (avg) | overhead | worst | paper |")
+    md.append("|---|---|---|---|---|")
+    md += rows
+    md.append("")
+    md.append("| workload | lanes | perf | MMU - oracle | latency loss | stall loss | DMA stalls: "
+              "response port / buffer full / PRMB full / walkers busy | duplicate walks | mean "
+              "latency: pipeline / blocked / read port / table memory / answer queue / buffer |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for w in dense:
+        for c, lanes in (("neummu", 1), ("neummu_r2", 2)):
+            r = R[w + ":" + c]
+            n = r["xfers"]
+            md.append("| %s | %d | %.4f | %d | %d | %d | %s | %d | %s |" % (
+                w, lanes, r["perf"], r["cycles"] - r["oracle"], r["latency_loss"],
+                r["stall_loss"], " / ".join("%d" % r[k] for k, _ in STALL_CAUSES),
+                r["dup_walks"], " / ".join("%.1f" % (r[k] / n) for k, _ in LAT_PLACES)))
+    md.append("")
+    for c, lanes in (("neummu", 1), ("neummu_r2", 2)):
+        tot = {k: sum(R[w + ":" + c][k] for w in dense) for k, _ in STALL_CAUSES}
+        allst = sum(tot.values())
+        ll = sum(R[w + ":" + c]["latency_loss"] for w in dense)
+        sl = sum(R[w + ":" + c]["stall_loss"] for w in dense)
+        md.append("- %d lane%s: of the summed loss, %.0f%% latency and %.0f%% stalls; stall cycles "
+                  "by cause: %s." % (lanes, "s" if lanes > 1 else "", 100 * ll / (ll + sl),
+                                     100 * sl / (ll + sl), ", ".join(
+                                         "%s %.1f%%" % (lab, 100 * tot[k] / allst if allst else 0)
+                                         for k, lab in STALL_CAUSES)))
+    md.append("")
+    md += accounting_plot(R, dense)
+    return md
+
+
+def accounting_plot(R, dense):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return ["(matplotlib missing: no plot)", ""]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
+    xs = range(len(dense))
+    for ax, c, title in ((axes[0], "neummu", "1 response lane (paper's configuration)"),
+                         (axes[1], "neummu_r2", "2 response lanes")):
+        bottom = [0.0] * len(dense)
+        for k, lab in STALL_CAUSES:
+            v = [R[w + ":" + c][k] / R[w + ":" + c]["xfers"] for w in dense]
+            ax.bar(xs, v, bottom=bottom, label=lab)
+            bottom = [a + b for a, b in zip(bottom, v)]
+        ax.set_title(title)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(dense, rotation=70, fontsize=7)
+        ax.set_ylabel("DMA stall cycles per translation")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    png = os.path.join("docs", "results", "neummu_stalls.png")
+    fig.savefig(png, dpi=90)
+    plt.close(fig)
+    return ["![DMA stall cycles by cause](neummu_stalls.png)", ""]
+
+
 # ---------------------------------------------------------------- report
 def mean(xs):
     xs = list(xs)
@@ -307,7 +425,8 @@ def pct(x):
 
 
 def main():
-    for b in (NPU8, NPU128, "%s/sw/neummu/nmmu_trace" % BUILD, "%s/sw/neummu/nmmu_ptgen" % BUILD):
+    for b in (NPU8, NPU128, NPU128R2, "%s/sw/neummu/nmmu_trace" % BUILD,
+              "%s/sw/neummu/nmmu_ptgen" % BUILD):
         if not os.path.exists(b):
             sys.exit("bench-neummu: %s missing (run make build-tests)" % b)
     t_start = time.time()
@@ -403,6 +522,11 @@ def main():
                     {8: "11%", 128: "99%"}.get(w, "-"), pct(walk[w]), "of oracle"))
     tsv.append(("NeuMMU 128/32/TPreg overhead vs oracle (avg)", "0.06%", pct(1 - neu), "overhead"))
     tsv.append(("NeuMMU 128/32/TPreg normalized performance (avg)", "99.94%", pct(neu), "of oracle"))
+    tsv.append(("NeuMMU 128/32/TPreg + 2 response lanes (ours) normalized performance (avg)", "-",
+                pct(avg("neummu_r2")), "of oracle"))
+    tsv.append(("all-hit MMU at the RTL's hit latency (bound) normalized performance (avg)", "-",
+                pct(mean(R[w + ":neummu"]["oracle"] / R[w + ":oracle6"]["oracle"] for w in dense)),
+                "of oracle"))
     tsv.append(("page-table reads, baseline IOMMU / NeuMMU (avg of per-workload ratios)", "18.8x",
                 "%.2fx" % reads_ratio, "ratio"))
     tsv.append(("page-table reads, baseline IOMMU / NeuMMU (ratio of totals)", "18.8x",
@@ -497,6 +621,8 @@ def main():
     for w in dense:
         md.append("| %s | " % w + " | ".join(cell(w, c) for c in cols) + " |")
     md.append("| **average** | " + " | ".join("**%.4f**" % avg(c) for c in cols) + " |\n")
+
+    md += accounting(R, dense)
 
     md.append("## Translation statistics per workload (4 KB pages)\n")
     md.append("Raw counts of the sampled trace (not scale-weighted). Reads: page-table reads; "

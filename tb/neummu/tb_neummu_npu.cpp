@@ -55,6 +55,7 @@
 //   +oracle_lat=N            the oracle answers each translation N cycles after it is issued
 //                            (default 0: the paper's oracle); with N = TlbLatency + 1 it is an
 //                            MMU whose every translation hits, at the RTL's hit latency
+//   +oracle_only=1           run the oracle only (no RTL): prints "npu: oracle_only oracle=..."
 // Output: "npu: cycles=<weighted MMU> oracle=<weighted oracle> perf=<oracle/MMU> ..." and the
 // result line "N passed, N failed".
 #include <chrono>
@@ -64,6 +65,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -364,6 +366,7 @@ int main(int argc, char **argv) {
   const double bw = (double)arg_ul("bw", 600);
   const bool print_layers = arg_ul("layers", 0) != 0;
   const unsigned long oracle_lat = arg_ul("oracle_lat", 0);
+  const bool oracle_only = arg_ul("oracle_only", 0) != 0;
   if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0 ||
       oracle_lat > 1000000) {
     std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
@@ -426,6 +429,15 @@ int main(int argc, char **argv) {
   const double orc_w = layer_weighted(orc.model.layers);
   const uint64_t nxfers = orc.issued;
   orc.close();
+  if (oracle_only) {
+    std::printf("npu: oracle_only oracle=%.0f raw_oracle=%.0f xfers=%" PRIu64 " layers=%zu\n",
+                orc_w, orc_raw, nxfers, orc.model.layers.size());
+    score.expect(nxfers > 0, "the oracle issued the trace's transactions", nxfers);
+    score.check("image statuses disagreeing with the layout", 0, 0, layout_mismatch);
+    const int rc = score.finish();
+    nmmu_mem_free(mem);
+    return rc;
+  }
 
   // ---------------------------------------------------------------- RTL MMU
   const uint64_t timeout = a.timeout ? a.timeout : 2000ull * (uint64_t)orc_raw + 10000000ull;
@@ -452,7 +464,9 @@ int main(int argc, char **argv) {
     uint64_t tile;
     uint64_t pa;
     uint64_t acc;  // cycle accepted (ticked cycles)
+    uint64_t seq;  // accept order
   };
+  std::vector<uint32_t> lat_by_seq;  // each request's latency, in accept order (the replay)
   const uint32_t nids = 1u << TB_IdW;
   std::vector<Inflight> inflight(nids);
   std::vector<uint32_t> free_ids;
@@ -534,6 +548,8 @@ int main(int argc, char **argv) {
       f.status = (uint8_t)r.status;
       f.pa = r.pa;
       f.acc = env.sim.cycle - 1;
+      f.seq = lat_by_seq.size();
+      lat_by_seq.push_back(0);
       f.tile = dma.accept();
       have_id = false;
       outstanding++;
@@ -549,6 +565,7 @@ int main(int argc, char **argv) {
       if (r.status != NMMU_ST_OK) rtl_faults++;
       f.busy = false;
       lat_sum += r.cycle - f.acc;
+      lat_by_seq[f.seq] = (uint32_t)(r.cycle - f.acc);
       free_ids.push_back(r.id);
       outstanding--;
       responses++;
@@ -575,6 +592,58 @@ int main(int argc, char **argv) {
   }
   score.expect(!extra_rsp, "no response after the last request was answered", 0);
   sample();
+  // ---------------------------------------------------------------- latency replay
+  // The oracle's DMA (never stalled) with every translation answered after the latency the RTL
+  // gave it (matched by accept order): the run time this costs over the oracle is the share of
+  // the MMU's loss due to translation latency; the rest (RTL - replay) is due to the cycles the
+  // DMA was stalled (docs/results/neummu.md, "Where the cycles go").
+  double rep_w = 0;
+  if (!fatal && !stuck && lat_by_seq.size() == nxfers) {
+    Dma rp;
+    rp.model.bw = bw;
+    rp.model.lat = data_lat;
+    rp.max_xfers = max_xfers;
+    if (!rp.open(trace_path)) {
+      file_error(trace_path, rp.err);
+      return 2;
+    }
+    struct Due {
+      uint64_t t, seq;
+      size_t tile;
+      uint32_t bytes;
+      bool wr, ok;
+      bool operator<(const Due &o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    };
+    std::priority_queue<Due> due;
+    uint64_t tt = 0, seq = 0;
+    for (;;) {
+      // as in the RTL run, a response of cycle c is seen by the DMA from cycle c + 1
+      while (!due.empty() && due.top().t < tt) {
+        const Due d = due.top();
+        due.pop();
+        rp.model.respond(d.tile, d.bytes, d.wr, d.ok, (double)d.t);
+      }
+      int st = rp.poll(tt);
+      if (st == Dma::ERR || st == Dma::DONE) break;
+      if (st == Dma::WAIT) {
+        uint64_t next = rp.wait_until;
+        if (!due.empty() && due.top().t + 1 < next) next = due.top().t + 1;
+        if (next == UINT64_MAX) break;  // cannot happen: every request was answered
+        tt = next > tt ? next : tt + 1;
+        continue;
+      }
+      const nmmu_event_t x = rp.ev;
+      const bool ok = nmmu_translate(mem, x.va, x.is_write).status == NMMU_ST_OK;
+      const size_t tile = rp.accept();
+      due.push(Due{tt + lat_by_seq[seq], seq, tile, x.bytes, x.is_write != 0, ok});
+      seq++;
+      tt++;
+    }
+    rep_w = layer_weighted(rp.model.layers);
+    score.check("latency replay: transactions", 0, nxfers, rp.issued);
+    rp.close();
+  }
+
   const double mmu_raw = dma.model.layers.empty() ? 0 : dma.model.layers.back().end;
   const double mmu_w = layer_weighted(dma.model.layers);
   const double wall =
@@ -624,6 +693,8 @@ int main(int argc, char **argv) {
               c_walks.total, c_reads.total, c_merges.total, c_hits.total, c_l4.total,
               c_l3.total, c_l2.total, dma_stalls, rtl_faults, exp_faults, (uint64_t)env.sim.cycle, skip,
               wall);
+  std::printf("npu: replay cycles=%.0f (oracle DMA, the RTL's latencies) latency_loss=%.0f "
+              "stall_loss=%.0f\n", rep_w, rep_w - orc_w, mmu_w - rep_w);
   std::printf("npu: acct stall_rsp=%" PRIu64 " stall_down=%" PRIu64 " stall_prmb=%" PRIu64
               " stall_walk=%" PRIu64 " dup_walks=%" PRIu64 " lat_sum=%" PRIu64 " lat_pipe=%"
               PRIu64 " lat_hol=%" PRIu64 " lat_port=%" PRIu64 " lat_mem=%" PRIu64 " lat_ans=%"

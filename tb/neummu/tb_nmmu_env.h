@@ -17,6 +17,11 @@
 #include "tb_lib.h"
 #include "tb_nmmu_pt.h"
 
+// Response lanes of the build (the RspLanes parameter; harnesses without it have one).
+#ifndef TB_RspLanes
+#define TB_RspLanes 1
+#endif
+
 
 struct MmuRsp {
   uint32_t id;
@@ -32,7 +37,7 @@ class MmuEnv {
   nmmu_mem_t *mem;
   uint32_t lat_lo = 100, lat_hi = 100;  // page-table read latency, cycles
   int mem_stall_pct = 0;                 // read-port backpressure
-  int rsp_stall_pct = 0;                 // response-port backpressure
+  int rsp_stall_pct = 0;                 // response-port backpressure (each lane on its own)
   uint64_t reads = 0;                    // reads accepted since the last reset
   uint64_t reads_total = 0;
 
@@ -72,7 +77,8 @@ class MmuEnv {
     top->inv_i = inv;
     top->inv_all_i = inv_all;
     top->inv_va_i = inv_va & ((1ull << 48) - 1);
-    top->rsp_ready_i = !(rsp_stall_pct > 0 && tb_chance(rsp_stall_pct));
+    for (int l = 0; l < TB_RspLanes; l++)
+      tb_set_bits(top->rsp_ready_i, l, 1, !(rsp_stall_pct > 0 && tb_chance(rsp_stall_pct)));
     top->mem_req_ready_i = !(mem_stall_pct > 0 && tb_chance(mem_stall_pct));
     // at most one page-table response per cycle: the earliest due one
     top->mem_rsp_valid_i = 0;
@@ -85,16 +91,23 @@ class MmuEnv {
     }
     top->eval();
     const bool req_take = valid && top->req_ready_o;
-    const bool rsp_take = top->rsp_valid_o && top->rsp_ready_i;
-    MmuRsp r = {0, 0, 0, 0};
-    if (rsp_take) r = {(uint32_t)top->rsp_id_o, (uint64_t)top->rsp_pa_o, (int)top->rsp_status_o,
-                       sim.cycle};
+    // responses leaving this cycle, lane 0 first
+    MmuRsp r[TB_RspLanes];
+    int nr = 0;
+    for (int l = 0; l < TB_RspLanes; l++) {
+      if (!(tb_get_bits(top->rsp_valid_o, l, 1) && tb_get_bits(top->rsp_ready_i, l, 1))) continue;
+      const int pa_lsb = l * 52;
+      const uint64_t pa = tb_get_bits(top->rsp_pa_o, pa_lsb, 32) |
+                          (uint64_t)tb_get_bits(top->rsp_pa_o, pa_lsb + 32, 20) << 32;
+      r[nr++] = {tb_get_bits(top->rsp_id_o, l * TB_IdW, TB_IdW), pa,
+                 (int)tb_get_bits(top->rsp_status_o, l * 2, 2), sim.cycle};
+    }
     const bool mem_take = top->mem_req_valid_o && top->mem_req_ready_i;
     const uint64_t maddr = top->mem_req_addr_o;
     const uint32_t mtag = top->mem_req_tag_o;
     const uint64_t now = sim.cycle;
     sim.tick();
-    if (rsp_take) out.push_back(r);
+    for (int i = 0; i < nr; i++) out.push_back(r[i]);
     if (mem_take) {
       reads++;
       reads_total++;

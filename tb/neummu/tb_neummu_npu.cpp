@@ -204,6 +204,14 @@ class Dma {
   uint64_t wait_until = 0;  // with WAIT: cycle at which the DMA can go on (UINT64_MAX: unknown)
   std::string err;
 
+  // Sets the NPU model's data bandwidth and latency and the transaction cap, then opens the
+  // trace (false with err set when it cannot be read).
+  bool start(const char *path, double bw_, double lat_, uint64_t max_xfers_) {
+    model.bw = bw_;
+    model.lat = lat_;
+    max_xfers = max_xfers_;
+    return open(path);
+  }
   bool open(const char *path) {
     if (nmmu_trace_open(&rd, path) != 0) {
       err = rd.err;
@@ -389,10 +397,7 @@ int main(int argc, char **argv) {
 
   // ---------------------------------------------------------------- oracle MMU
   Dma orc;
-  orc.model.bw = bw;
-  orc.model.lat = data_lat;
-  orc.max_xfers = max_xfers;
-  if (!orc.open(trace_path)) {
+  if (!orc.start(trace_path, bw, data_lat, max_xfers)) {
     file_error(trace_path, orc.err);
     nmmu_mem_free(mem);
     return 2;
@@ -449,10 +454,7 @@ int main(int argc, char **argv) {
   env.config(walkers, slots, tpreg);
 
   Dma dma;
-  dma.model.bw = bw;
-  dma.model.lat = data_lat;
-  dma.max_xfers = max_xfers;
-  if (!dma.open(trace_path)) {
+  if (!dma.start(trace_path, bw, data_lat, max_xfers)) {
     file_error(trace_path, dma.err);
     return 2;
   }
@@ -600,10 +602,7 @@ int main(int argc, char **argv) {
   double rep_w = 0;
   if (!fatal && !stuck && lat_by_seq.size() == nxfers) {
     Dma rp;
-    rp.model.bw = bw;
-    rp.model.lat = data_lat;
-    rp.max_xfers = max_xfers;
-    if (!rp.open(trace_path)) {
+    if (!rp.start(trace_path, bw, data_lat, max_xfers)) {
       file_error(trace_path, rp.err);
       return 2;
     }

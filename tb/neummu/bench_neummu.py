@@ -594,6 +594,8 @@ def main():
     md.append("| walker sweep 8 -> 128, 32 slots (Fig. 11) | 11%% -> 99%% | %s -> %s | %s / %s |" % (
         pct(walk[8]), pct(walk[128]), x(0.11, walk[8]), x(0.99, walk[128])))
     md.append("| NeuMMU 128/32/TPreg, overhead vs oracle (Sec. 4.4) | 0.06%% | %s | %s |" % (pct(1 - neu), x(0.0006, 1 - neu)))
+    md.append("| the same with 2 response lanes (`RspLanes = 2`, ours; \"Where the cycles go\") | - | %s "
+              "| - |" % pct(1 - avg("neummu_r2")))
     md.append("| page-table reads, baseline / NeuMMU (Sec. 4.4) | 18.8x | %.2fx (totals %.2fx) | %s |" % (
         reads_ratio, reads_ratio_tot, x(18.8, reads_ratio)))
     md.append("| TPreg walk-read reduction (Sec. 4.3) | > 2.5x | %.2fx (totals %.2fx) | %s |" % (

@@ -108,7 +108,7 @@ module neummu #(
   output reg  [31:0]             stat_tp_l2_o,    //   ... L4, L3 and L2
   // Accounting (docs/neummu.md, "Counters"). Cycles the requester offered a request that was
   // not taken, by what blocked the decision stage (their sum is every such cycle):
-  output reg  [31:0]             stat_stall_rsp_o,  // a hit waits: the response port answers a walk
+  output reg  [31:0]             stat_stall_rsp_o,  // a hit waits: the lanes answer walks
   output reg  [31:0]             stat_stall_down_o, // a hit waits: the response buffer is full
   output reg  [31:0]             stat_stall_prmb_o, // a miss waits: its page's walk has no free
                                                     //   merge slot (or is stale), no walker idle
@@ -344,6 +344,7 @@ module neummu #(
   wire [HeldW*Walkers-1:0] w_held;
   wire [Walkers-1:0]     w_at_port, w_at_mem;
   wire               mem_ack;
+  wire [Walkers:0]   rsp_taken;   // answers taken this cycle, by requester (response lanes)
 
   genvar g;
   generate
@@ -462,7 +463,7 @@ module neummu #(
     end
   endgenerate
   // Answers taken this cycle, by requester (each on at most one lane).
-  wire [NReq-1:0] rsp_taken = gen_lane[RspLanes-1].took_out;
+  assign rsp_taken = gen_lane[RspLanes-1].took_out;
   assign hit_gnt = rsp_taken[Walkers];
 
   // ---------------------------------------------------------------- TLB fill

@@ -488,8 +488,9 @@ module neummu #(
   wire hol      = d_valid && !d_ready;
   wire hol_down = hol && d_hit && !(|lane_in_ready);
   wire hol_rsp  = hol && d_hit && (|lane_in_ready);
-  wire hol_prmb = hol && !d_hit && |(pts_match & en_mask);
-  wire hol_walk = hol && !d_hit && !(|(pts_match & en_mask));
+  wire page_walked = |(pts_match & en_mask);   // a walk of the head's page is in flight
+  wire hol_prmb = hol && !d_hit && page_walked;
+  wire hol_walk = hol && !d_hit && !page_walked;
   wire dma_stall = req_valid_i && !req_ready_o;
 
   // Requests in the lookup pipeline (the lookup stage, the latency stages and the decision
@@ -559,7 +560,7 @@ module neummu #(
       if (dma_stall && hol_down) stat_stall_down_o <= stat_stall_down_o + 32'd1;
       if (dma_stall && hol_prmb) stat_stall_prmb_o <= stat_stall_prmb_o + 32'd1;
       if (dma_stall && hol_walk) stat_stall_walk_o <= stat_stall_walk_o + 32'd1;
-      if (do_alloc && |(pts_match & en_mask)) stat_dup_walks_o <= stat_dup_walks_o + 32'd1;
+      if (do_alloc && page_walked) stat_dup_walks_o <= stat_dup_walks_o + 32'd1;
       if (hol) stat_lat_hol_o  <= stat_lat_hol_o  + {{(64 - FrontW){1'b0}}, front_q};
       else     stat_lat_pipe_o <= stat_lat_pipe_o + {{(64 - FrontW){1'b0}}, front_q};
       stat_lat_port_o <= stat_lat_port_o + {{(64 - SumW){1'b0}}, held_port};

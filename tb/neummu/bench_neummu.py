@@ -54,6 +54,7 @@ NPU8 = os.path.join(BUILD, "tb", "neummu_npu8", "neummu_npu8")
 NPU128 = os.path.join(BUILD, "tb", "neummu_npu128", "neummu_npu128")
 # the paper's configuration with two response lanes (RspLanes = 2; docs/neummu.md)
 NPU128R2 = os.path.join(BUILD, "tb", "neummu_npu128_r2", "neummu_npu128_r2")
+LANE_RUNS = [("neummu", 1), ("neummu_r2", 2)]   # the paper's configuration, 1 and 2 lanes
 STALL_CAUSES = [("stall_rsp", "response port busy"), ("stall_down", "response buffer full"),
                 ("stall_prmb", "PRMB full"), ("stall_walk", "all walkers busy")]
 LAT_PLACES = [("lat_pipe", "TLB pipeline"), ("lat_hol", "pipeline blocked"),
@@ -363,7 +364,7 @@ def accounting(R, dense):
               "latency: pipeline / blocked / read port / table memory / answer queue / buffer |")
     md.append("|---|---|---|---|---|---|---|---|---|")
     for w in dense:
-        for c, lanes in (("neummu", 1), ("neummu_r2", 2)):
+        for c, lanes in LANE_RUNS:
             r = R[w + ":" + c]
             n = r["xfers"]
             md.append("| %s | %d | %.4f | %d | %d | %d | %s | %d | %s |" % (
@@ -371,7 +372,7 @@ def accounting(R, dense):
                 r["stall_loss"], " / ".join("%d" % r[k] for k, _ in STALL_CAUSES),
                 r["dup_walks"], " / ".join("%.1f" % (r[k] / n) for k, _ in LAT_PLACES)))
     md.append("")
-    for c, lanes in (("neummu", 1), ("neummu_r2", 2)):
+    for c, lanes in LANE_RUNS:
         tot = {k: sum(R[w + ":" + c][k] for w in dense) for k, _ in STALL_CAUSES}
         allst = sum(tot.values())
         ll = sum(R[w + ":" + c]["latency_loss"] for w in dense)

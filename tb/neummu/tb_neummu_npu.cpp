@@ -479,7 +479,6 @@ int main(int argc, char **argv) {
   uint64_t outstanding = 0;   // requests accepted, not answered
   uint64_t responses = 0, rtl_faults = 0;
   uint64_t dma_stalls = 0;    // cycles the DMA offered a request the MMU did not take
-  uint64_t lat_sum = 0;       // sum over responses of (response cycle - accept cycle)
   uint64_t quiet = 0;         // consecutive cycles without anything in flight
   uint64_t last_activity = 0;
   bool stuck = false, fatal = false;
@@ -566,7 +565,6 @@ int main(int argc, char **argv) {
       score.check("pa", r.id, f.pa, r.pa);
       if (r.status != NMMU_ST_OK) rtl_faults++;
       f.busy = false;
-      lat_sum += r.cycle - f.acc;
       lat_by_seq[f.seq] = (uint32_t)(r.cycle - f.acc);
       free_ids.push_back(r.id);
       outstanding--;
@@ -679,6 +677,8 @@ int main(int argc, char **argv) {
   const uint64_t l_pipe = env.top->stat_lat_pipe_o, l_hol = env.top->stat_lat_hol_o,
                  l_port = env.top->stat_lat_port_o, l_mem = env.top->stat_lat_mem_o,
                  l_ans = env.top->stat_lat_ans_o, l_out = env.top->stat_lat_out_o;
+  uint64_t lat_sum = 0;  // sum over responses of (response cycle - accept cycle)
+  for (uint32_t l : lat_by_seq) lat_sum += l;
   score.check("request-cycles by place vs the sum of latencies", 0, lat_sum,
               l_pipe + l_hol + l_port + l_mem + l_ans + l_out);
 

@@ -8,6 +8,10 @@
 // NPU model (paper Table 1; one cycle = 1 ns at 1 GHz):
 //   * DMA: issues at most one translation request per cycle, in trace order, tile by tile. It
 //     holds a request until the MMU accepts it (req_ready_o low = the MMU stalls the DMA).
+//     With +xlate_ahead=N (ours, not the paper's NPU) it translates up to N transactions ahead
+//     of their data instead, across buffer gates and layer barriers, and issues each
+//     transaction's data, in order and one per cycle, once its gate is open and its answer has
+//     come (class Dma); the data then moves from the issue cycle.
 //   * Data: after a transaction's translation response with status OK its data moves with
 //     memory latency L (+memlat_data, default 100 cycles) and bandwidth B (+bw, default 600
 //     bytes/cycle = 600 GB/s) through one fluid bandwidth cursor shared by reads and writes, in
@@ -56,6 +60,8 @@
 //                            (default 0: the paper's oracle); with N = TlbLatency + 1 it is an
 //                            MMU whose every translation hits, at the RTL's hit latency
 //   +oracle_only=1           run the oracle only (no RTL): prints "npu: oracle_only oracle=..."
+//   +xlate_ahead=N           the DMA translates up to N transactions ahead of its data (ours,
+//                            not the paper's NPU; class Dma): default 0, translate at issue
 // Output: "npu: cycles=<weighted MMU> oracle=<weighted oracle> perf=<oracle/MMU> ..." and the
 // result line "N passed, N failed".
 #include <chrono>
@@ -193,23 +199,36 @@ class NpuModel {
 
 // ------------------------------------------------------------------------------------------
 // DMA: walks the trace and decides, cycle by cycle, whether it offers a transaction.
+//
+// Two modes. With ahead = 0 (the paper's NPU) a transaction's translation request is its issue:
+// the DMA offers it once its tile's buffer gate is open, and its data moves when the answer
+// comes. With ahead = N > 0 (ours, docs/results/neummu.md "Translation run-ahead") the DMA
+// translates ahead of its data: a translation side sends the trace's transactions in order, at
+// most one per cycle and at most N beyond the last one whose data has issued, without waiting
+// for buffer gates or layer barriers; the data side issues, in trace order and at most one per
+// cycle, each transaction whose gate is open and whose answer has come (an answer of cycle c
+// can issue its data in cycle c), and its data moves from that cycle. The events between are
+// queued (ahead_); the data side's current event is the queue's front.
 class Dma {
  public:
   enum { READY = 1, WAIT = 0, DONE = 2, ERR = -1 };
   NpuModel model;
   nmmu_trace_reader_t rd;
-  nmmu_event_t ev;
+  nmmu_event_t ev;  // with READY: the transaction to issue (a copy of the queue's front)
   uint64_t max_xfers = 0;
-  uint64_t issued = 0;
+  uint64_t ahead = 0;   // translation run-ahead window, transactions (0: translate at issue)
+  uint64_t issued = 0;  // transactions issued (data side)
   uint64_t wait_until = 0;  // with WAIT: cycle at which the DMA can go on (UINT64_MAX: unknown)
   std::string err;
 
-  // Sets the NPU model's data bandwidth and latency and the transaction cap, then opens the
-  // trace (false with err set when it cannot be read).
-  bool start(const char *path, double bw_, double lat_, uint64_t max_xfers_) {
+  // Sets the NPU model's data bandwidth and latency, the transaction cap and the run-ahead
+  // window, then opens the trace (false with err set when it cannot be read).
+  bool start(const char *path, double bw_, double lat_, uint64_t max_xfers_,
+             uint64_t ahead_xfers = 0) {
     model.bw = bw_;
     model.lat = lat_;
     max_xfers = max_xfers_;
+    ahead = ahead_xfers;
     return open(path);
   }
   bool open(const char *path) {
@@ -226,50 +245,43 @@ class Dma {
   }
   ~Dma() { close(); }
 
-  // Processes control events up to the next transaction; READY when ev (a transaction) may be
-  // offered in cycle t.
+  // Data side: processes control events up to the next transaction; READY when ev (a
+  // transaction) may be issued in cycle t -- its gate is open and, with ahead > 0, its
+  // translation has been answered (otherwise WAIT with wait_until = UINT64_MAX).
   int poll(uint64_t t) {
     for (;;) {
-      if (!have_) {
-        if (max_xfers && issued >= max_xfers) {
-          ev.kind = NMMU_EV_END;
-        } else {
-          int k = nmmu_trace_next(&rd, &ev);
-          if (k == NMMU_EV_ERROR) {
-            err = rd.err;
-            return ERR;
-          }
-        }
-        have_ = true;
-      }
-      switch (ev.kind) {
+      const nmmu_event_t &e = head();
+      switch (e.kind) {
+        case NMMU_EV_ERROR:
+          err = rd.err;
+          return ERR;
         case NMMU_EV_LAYER:
         case NMMU_EV_END:
           if (model.layer_open()) {
             model.close_tile((double)t);
-            double e = model.layer_end();
-            if (e >= kInf) {
+            double le = model.layer_end();
+            if (le >= kInf) {
               wait_until = UINT64_MAX;
               return WAIT;
             }
-            if (t < ceil_cycle(e)) {
-              wait_until = ceil_cycle(e);
+            if (t < ceil_cycle(le)) {
+              wait_until = ceil_cycle(le);
               return WAIT;
             }
             model.end_layer();
           }
-          if (ev.kind == NMMU_EV_END) return DONE;
-          if (!(ev.scale > 0)) {
-            err = "layer " + std::string(ev.name) + " has a scale that is not > 0";
+          if (e.kind == NMMU_EV_END) return DONE;
+          if (!(e.scale > 0)) {
+            err = "layer " + std::string(e.name) + " has a scale that is not > 0";
             return ERR;
           }
-          model.start_layer(ev.name, ev.scale, (double)t);
-          have_ = false;
+          model.start_layer(e.name, e.scale, (double)t);
+          consume();
           break;
         case NMMU_EV_TILE:
           model.close_tile((double)t);
-          model.new_tile((double)ev.compute_cycles);
-          have_ = false;
+          model.new_tile((double)e.compute_cycles);
+          consume();
           break;
         case NMMU_EV_XFER: {
           if (!model.have_tile()) {  // the reader rejects this; be safe
@@ -285,6 +297,11 @@ class Dma {
             wait_until = ceil_cycle(g);
             return WAIT;
           }
+          if (ahead && (ans_.empty() || ans_.front() < 0)) {
+            wait_until = UINT64_MAX;
+            return WAIT;
+          }
+          ev = e;
           return READY;
         }
         default:
@@ -293,16 +310,71 @@ class Dma {
       }
     }
   }
-  // The offered transaction was accepted; returns its tile index.
-  size_t accept() {
-    have_ = false;
+  // The transaction poll() returned READY issues (with ahead = 0: the MMU accepted its
+  // request); returns its tile index. With ahead > 0, *ok is its answer (status OK).
+  size_t accept(bool *ok = nullptr) {
+    consume();
     issued++;
+    if (ahead) {
+      if (ok) *ok = ans_.front() > 0;
+      ans_.pop_front();
+    }
     return model.issue(ev.is_write != 0);
   }
 
+  // Translation side (ahead > 0): the next transaction to translate, or null when the window
+  // is full or the trace holds no further transaction.
+  const nmmu_event_t *xlate_peek() {
+    if (!ahead || ans_.size() >= ahead) return nullptr;
+    for (;;) {
+      if (xscan_ == q_.size() && !fill()) return nullptr;
+      const nmmu_event_t &e = q_[xscan_];
+      if (e.kind == NMMU_EV_XFER) return &e;
+      if (e.kind == NMMU_EV_END || e.kind == NMMU_EV_ERROR) return nullptr;
+      xscan_++;
+    }
+  }
+  // The transaction xlate_peek() returned was sent; returns its sequence number (trace order
+  // of transactions, from 0; also the order translations are sent in).
+  uint64_t xlate_send() {
+    xscan_++;
+    ans_.push_back(-1);
+    return xsent_++;
+  }
+  // The answer for transaction `seq` came (ok: status OK).
+  void xlate_answer(uint64_t seq, bool ok) { ans_[seq - issued] = ok ? 1 : 0; }
+
  private:
   bool opened_ = false;
-  bool have_ = false;
+  bool ended_ = false;          // the queue holds the trace's END or an ERROR event
+  uint64_t read_xfers_ = 0;     // transactions read from the trace (the max_xfers cap)
+  std::deque<nmmu_event_t> q_;  // events read, not yet consumed by the data side
+  size_t xscan_ = 0;            // index in q_ of the translation side's next event
+  uint64_t xsent_ = 0;          // translations sent
+  std::deque<int8_t> ans_;      // per transaction sent, not issued: -1 pending, 0 fault, 1 OK
+
+  // Reads one event into the queue; false once the trace has ended.
+  bool fill() {
+    if (ended_) return false;
+    nmmu_event_t e;
+    if (max_xfers && read_xfers_ >= max_xfers) {
+      e.kind = NMMU_EV_END;
+    } else {
+      e.kind = nmmu_trace_next(&rd, &e);
+      if (e.kind == NMMU_EV_XFER) read_xfers_++;
+    }
+    if (e.kind == NMMU_EV_END || e.kind == NMMU_EV_ERROR) ended_ = true;
+    q_.push_back(e);
+    return true;
+  }
+  const nmmu_event_t &head() {
+    if (q_.empty()) fill();
+    return q_.front();
+  }
+  void consume() {
+    q_.pop_front();
+    if (xscan_) xscan_--;
+  }
 };
 
 // Status the trace's layout gives a transaction (independent of the image).
@@ -354,6 +426,99 @@ struct Ctr {
   }
 };
 
+// The latency replay: the DMA never stalled (every request accepted in the cycle it is
+// offered) with each translation answered lat[k] cycles after it was sent (k: send order; all
+// 0 when lat is null). Returns the weighted cycles and sets *sent to the translations sent, or
+// returns -1 (err set) when the trace cannot be read.
+static double replay_run(const char *path, double bw, double data_lat, uint64_t max_xfers,
+                         uint64_t ahead, const nmmu_mem_t *mem, const std::vector<uint32_t> *lat,
+                         uint64_t *sent, std::string *err) {
+  Dma rp;
+  if (!rp.start(path, bw, data_lat, max_xfers, ahead)) {
+    *err = rp.err;
+    return -1;
+  }
+  struct Due {
+    uint64_t t, seq;
+    size_t tile;
+    uint32_t bytes;
+    bool wr, ok;
+    bool operator<(const Due &o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+  std::priority_queue<Due> due;
+  uint64_t tt = 0, seq = 0;
+  auto lat_of = [&](uint64_t k) -> uint64_t {
+    return (lat && k < lat->size()) ? (*lat)[k] : 0;
+  };
+  for (;;) {
+    if (ahead) {
+      // the order of the RTL run's cycle: the data side issues with the answers it has, the
+      // translation side sends one request, this cycle's answers come, and (if it did not
+      // issue yet) the data side may issue with them
+      bool issued = false;
+      int st = rp.poll(tt);
+      if (st == Dma::ERR || st == Dma::DONE) break;
+      auto issue = [&]() {
+        bool ok = false;
+        const size_t tile = rp.accept(&ok);
+        rp.model.respond(tile, rp.ev.bytes, rp.ev.is_write != 0, ok, (double)tt);
+        issued = true;
+      };
+      if (st == Dma::READY) issue();
+      if (const nmmu_event_t *xe = rp.xlate_peek()) {
+        const bool ok = nmmu_translate(mem, xe->va, xe->is_write).status == NMMU_ST_OK;
+        const uint64_t k = rp.xlate_send();
+        due.push(Due{tt + lat_of(k), k, 0, 0, false, ok});
+        seq++;
+      }
+      while (!due.empty() && due.top().t <= tt) {
+        rp.xlate_answer(due.top().seq, due.top().ok);
+        due.pop();
+      }
+      if (!issued) {
+        st = rp.poll(tt);
+        if (st == Dma::ERR || st == Dma::DONE) break;
+        if (st == Dma::READY) issue();
+      }
+      uint64_t next = tt + 1;
+      if (!issued && !rp.xlate_peek()) {
+        next = rp.wait_until;
+        if (!due.empty() && due.top().t < next) next = due.top().t;
+        if (next == UINT64_MAX) break;  // cannot happen: every request is answered
+      }
+      tt = next > tt ? next : tt + 1;
+      continue;
+    }
+    // as in the RTL run, a response of cycle c is seen by the DMA from cycle c + 1
+    while (!due.empty() && due.top().t < tt) {
+      const Due d = due.top();
+      due.pop();
+      rp.model.respond(d.tile, d.bytes, d.wr, d.ok, (double)d.t);
+    }
+    int st = rp.poll(tt);
+    if (st == Dma::ERR || st == Dma::DONE) break;
+    if (st == Dma::WAIT) {
+      uint64_t next = rp.wait_until;
+      if (!due.empty() && due.top().t + 1 < next) next = due.top().t + 1;
+      if (next == UINT64_MAX) break;  // cannot happen: every request was answered
+      tt = next > tt ? next : tt + 1;
+      continue;
+    }
+    const nmmu_event_t x = rp.ev;
+    const bool ok = nmmu_translate(mem, x.va, x.is_write).status == NMMU_ST_OK;
+    const size_t tile = rp.accept();
+    due.push(Due{tt + lat_of(seq), seq, tile, x.bytes, x.is_write != 0, ok});
+    seq++;
+    tt++;
+  }
+  if (!rp.err.empty()) {
+    *err = rp.err;
+    return -1;
+  }
+  *sent = seq;
+  return layer_weighted(rp.model.layers);
+}
+
 int main(int argc, char **argv) {
   TbArgs a;
   tb_init(argc, argv, "neummu_npu", 0, &a);
@@ -375,10 +540,12 @@ int main(int argc, char **argv) {
   const bool print_layers = arg_ul("layers", 0) != 0;
   const unsigned long oracle_lat = arg_ul("oracle_lat", 0);
   const bool oracle_only = arg_ul("oracle_only", 0) != 0;
+  const unsigned long ahead = arg_ul("xlate_ahead", 0);
   if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0 ||
-      oracle_lat > 1000000) {
+      oracle_lat > 1000000 || ahead > (1ul << 20) || (ahead && oracle_lat)) {
     std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
-                         "tpreg 0|1; memlat >= 1; bw > 0; oracle_lat <= 10^6)\n", TB_Walkers,
+                         "tpreg 0|1; memlat >= 1; bw > 0; oracle_lat <= 10^6; xlate_ahead <= 2^20, not "
+                         "with oracle_lat)\n", TB_Walkers,
                  TB_Slots);
     return 2;
   }
@@ -390,8 +557,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::printf("npu: config walkers=%u slots=%u tpreg=%u memlat=%u data_lat=%.0f bw=%.0f "
-              "oracle_lat=%lu built=%d/%d/IdW%d workload=%s image=%s\n",
-              walkers ? walkers : TB_Walkers, slots, tpreg, memlat, data_lat, bw, oracle_lat,
+              "oracle_lat=%lu xlate_ahead=%lu built=%d/%d/IdW%d workload=%s image=%s\n",
+              walkers ? walkers : TB_Walkers, slots, tpreg, memlat, data_lat, bw, oracle_lat, ahead,
               TB_Walkers, TB_Slots, TB_IdW, trace_path, image_path);
   const auto wall0 = std::chrono::steady_clock::now();
 
@@ -454,7 +621,7 @@ int main(int argc, char **argv) {
   env.config(walkers, slots, tpreg);
 
   Dma dma;
-  if (!dma.start(trace_path, bw, data_lat, max_xfers)) {
+  if (!dma.start(trace_path, bw, data_lat, max_xfers, ahead)) {
     file_error(trace_path, dma.err);
     return 2;
   }
@@ -466,7 +633,7 @@ int main(int argc, char **argv) {
     uint64_t tile;
     uint64_t pa;
     uint64_t acc;  // cycle accepted (ticked cycles)
-    uint64_t seq;  // accept order
+    uint64_t seq;  // accept order (with xlate_ahead also the transaction's trace order)
   };
   std::vector<uint32_t> lat_by_seq;  // each request's latency, in accept order (the replay)
   const uint32_t nids = 1u << TB_IdW;
@@ -515,29 +682,47 @@ int main(int argc, char **argv) {
       break;
     }
     if (s == Dma::DONE) break;
+    // ahead mode: the data side issues the transaction READY now (its answer came earlier)
+    auto issue_data = [&]() {
+      bool ok = false;
+      const size_t tile = dma.accept(&ok);
+      dma.model.respond(tile, dma.ev.bytes, dma.ev.is_write != 0, ok, (double)now);
+    };
+    bool issued_now = false;
+    const nmmu_event_t *xe = nullptr;  // the request offered to the MMU
+    if (ahead) {
+      if (s == Dma::READY) {
+        issue_data();
+        issued_now = true;
+      }
+      xe = dma.xlate_peek();
+    } else if (s == Dma::READY) {
+      xe = &dma.ev;
+    }
     bool offer = false;
-    if (s == Dma::READY) {
+    if (xe) {
       if (!have_id && !free_ids.empty()) {
         offer_id = free_ids.back();
         free_ids.pop_back();
         have_id = true;
       }
       offer = have_id;
-    } else if (dma.wait_until == UINT64_MAX && outstanding == 0) {
+    }
+    if (s == Dma::WAIT && dma.wait_until == UINT64_MAX && outstanding == 0 && !offer) {
       std::fprintf(stderr, "npu: DMA waits on responses with none outstanding (cycle %" PRIu64
                            ")\n", now);
       fatal = true;
       break;
     }
     // Fast-forward over an idle MMU.
-    if (s == Dma::WAIT && dma.wait_until != UINT64_MAX && outstanding == 0 && env.idle_mem() &&
-        quiet >= 8) {
+    if (s == Dma::WAIT && dma.wait_until != UINT64_MAX && !offer && outstanding == 0 &&
+        env.idle_mem() && quiet >= 8) {
       skip += dma.wait_until - now;
       last_activity = env.sim.cycle;
       continue;
     }
     rsps.clear();
-    const nmmu_event_t &x = dma.ev;
+    const nmmu_event_t x = xe ? *xe : nmmu_event_t{};
     const bool took = env.step(offer, offer_id, x.va, x.is_write != 0, rsps);
     if (offer && !took) dma_stalls++;
     if (took) {
@@ -551,7 +736,10 @@ int main(int argc, char **argv) {
       f.acc = env.sim.cycle - 1;
       f.seq = lat_by_seq.size();
       lat_by_seq.push_back(0);
-      f.tile = dma.accept();
+      if (ahead)
+        dma.xlate_send();  // returns f.seq: translations are sent in trace order
+      else
+        f.tile = dma.accept();
       have_id = false;
       outstanding++;
       last_activity = env.sim.cycle;
@@ -569,7 +757,20 @@ int main(int argc, char **argv) {
       free_ids.push_back(r.id);
       outstanding--;
       responses++;
-      dma.model.respond(f.tile, f.bytes, f.wr, r.status == NMMU_ST_OK, (double)(r.cycle + skip));
+      if (ahead)
+        dma.xlate_answer(f.seq, r.status == NMMU_ST_OK);
+      else
+        dma.model.respond(f.tile, f.bytes, f.wr, r.status == NMMU_ST_OK, (double)(r.cycle + skip));
+    }
+    // ahead mode: an answer of this cycle may issue its data in this cycle
+    if (ahead && !issued_now) {
+      s = dma.poll(now);
+      if (s == Dma::ERR) {
+        file_error(trace_path, dma.err);
+        fatal = true;
+        break;
+      }
+      if (s == Dma::READY) issue_data();
     }
     quiet = (outstanding == 0 && env.idle_mem()) ? quiet + 1 : 0;
     if (env.sim.timed_out) {
@@ -599,46 +800,23 @@ int main(int argc, char **argv) {
   // DMA was stalled (docs/results/neummu.md, "Where the cycles go").
   double rep_w = 0;
   if (!fatal && !stuck && lat_by_seq.size() == nxfers) {
-    Dma rp;
-    if (!rp.start(trace_path, bw, data_lat, max_xfers)) {
-      file_error(trace_path, rp.err);
+    std::string rerr;
+    uint64_t sent = 0;
+    rep_w = replay_run(trace_path, bw, data_lat, max_xfers, ahead, mem, &lat_by_seq, &sent,
+                       &rerr);
+    if (rep_w < 0) {
+      file_error(trace_path, rerr);
       return 2;
     }
-    struct Due {
-      uint64_t t, seq;
-      size_t tile;
-      uint32_t bytes;
-      bool wr, ok;
-      bool operator<(const Due &o) const { return t != o.t ? t > o.t : seq > o.seq; }
-    };
-    std::priority_queue<Due> due;
-    uint64_t tt = 0, seq = 0;
-    for (;;) {
-      // as in the RTL run, a response of cycle c is seen by the DMA from cycle c + 1
-      while (!due.empty() && due.top().t < tt) {
-        const Due d = due.top();
-        due.pop();
-        rp.model.respond(d.tile, d.bytes, d.wr, d.ok, (double)d.t);
-      }
-      int st = rp.poll(tt);
-      if (st == Dma::ERR || st == Dma::DONE) break;
-      if (st == Dma::WAIT) {
-        uint64_t next = rp.wait_until;
-        if (!due.empty() && due.top().t + 1 < next) next = due.top().t + 1;
-        if (next == UINT64_MAX) break;  // cannot happen: every request was answered
-        tt = next > tt ? next : tt + 1;
-        continue;
-      }
-      const nmmu_event_t x = rp.ev;
-      const bool ok = nmmu_translate(mem, x.va, x.is_write).status == NMMU_ST_OK;
-      const size_t tile = rp.accept();
-      due.push(Due{tt + lat_by_seq[seq], seq, tile, x.bytes, x.is_write != 0, ok});
-      seq++;
-      tt++;
+    score.check("latency replay: transactions", 0, nxfers, sent);
+    if (ahead) {
+      // The oracle is the same with the run-ahead DMA: zero-latency answers never hold data.
+      uint64_t sent0 = 0;
+      const double orc_ahead =
+          replay_run(trace_path, bw, data_lat, max_xfers, ahead, mem, nullptr, &sent0, &rerr);
+      score.check("oracle with the run-ahead DMA vs the oracle (weighted cycles)", 0,
+                  (uint64_t)std::llround(orc_w), (uint64_t)std::llround(orc_ahead));
     }
-    rep_w = layer_weighted(rp.model.layers);
-    score.check("latency replay: transactions", 0, nxfers, rp.issued);
-    rp.close();
   }
 
   const double mmu_raw = dma.model.layers.empty() ? 0 : dma.model.layers.back().end;

@@ -98,6 +98,10 @@ module neummu #(
   input  wire                    inv_i,
   input  wire                    inv_all_i,
   input  wire [NmmuVaBits-1:0]   inv_va_i,
+  // restarts every counter below: in a cycle with stat_clear_i each counter takes only that
+  // cycle's increment (the accounting identities hold across a clear when no request is in
+  // flight)
+  input  wire                    stat_clear_i,
   // event counters (wrap at 2^32)
   output reg  [31:0]             stat_hits_o,     // TLB hits
   output reg  [31:0]             stat_walks_o,    // walks started
@@ -535,6 +539,8 @@ module neummu #(
     tp_ev = {TpEvW{1'b0}};
     for (t = 0; t < Walkers; t = t + 1) tp_ev = tp_ev | w_tp[TpEvW*t +: TpEvW];
   end
+  // the counters' values to add to: all zero while stat_clear_i
+  wire [63:0] keep = {64{!stat_clear_i}};
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       stat_hits_o   <= 32'd0;
@@ -556,24 +562,25 @@ module neummu #(
       stat_lat_ans_o    <= 64'd0;
       stat_lat_out_o    <= 64'd0;
     end else begin
-      if (dma_stall && hol_rsp)  stat_stall_rsp_o  <= stat_stall_rsp_o + 32'd1;
-      if (dma_stall && hol_down) stat_stall_down_o <= stat_stall_down_o + 32'd1;
-      if (dma_stall && hol_prmb) stat_stall_prmb_o <= stat_stall_prmb_o + 32'd1;
-      if (dma_stall && hol_walk) stat_stall_walk_o <= stat_stall_walk_o + 32'd1;
-      if (do_alloc && page_walked) stat_dup_walks_o <= stat_dup_walks_o + 32'd1;
-      if (hol) stat_lat_hol_o  <= stat_lat_hol_o  + {{(64 - FrontW){1'b0}}, front_q};
-      else     stat_lat_pipe_o <= stat_lat_pipe_o + {{(64 - FrontW){1'b0}}, front_q};
-      stat_lat_port_o <= stat_lat_port_o + {{(64 - SumW){1'b0}}, held_port};
-      stat_lat_mem_o  <= stat_lat_mem_o  + {{(64 - SumW){1'b0}}, held_mem};
-      stat_lat_ans_o  <= stat_lat_ans_o  + {{(64 - SumW){1'b0}}, held_ans};
-      stat_lat_out_o  <= stat_lat_out_o  + {{(64 - OutW){1'b0}}, out_held};
-      if (d_valid && d_hit && hit_gnt) stat_hits_o <= stat_hits_o + 32'd1;
-      if (|w_walk)                     stat_walks_o <= stat_walks_o + 32'd1;
-      if (do_merge)                    stat_merges_o <= stat_merges_o + 32'd1;
-      if (mem_ack)                     stat_reads_o <= stat_reads_o + 32'd1;
-      if (tp_ev[0])                    stat_tp_l4_o <= stat_tp_l4_o + 32'd1;
-      if (tp_ev[1])                    stat_tp_l3_o <= stat_tp_l3_o + 32'd1;
-      if (tp_ev[2])                    stat_tp_l2_o <= stat_tp_l2_o + 32'd1;
+      // each counter adds its increment to its value, or to zero while stat_clear_i
+      stat_stall_rsp_o  <= (stat_stall_rsp_o & keep[31:0])  + {31'd0, dma_stall && hol_rsp};
+      stat_stall_down_o <= (stat_stall_down_o & keep[31:0]) + {31'd0, dma_stall && hol_down};
+      stat_stall_prmb_o <= (stat_stall_prmb_o & keep[31:0]) + {31'd0, dma_stall && hol_prmb};
+      stat_stall_walk_o <= (stat_stall_walk_o & keep[31:0]) + {31'd0, dma_stall && hol_walk};
+      stat_dup_walks_o  <= (stat_dup_walks_o & keep[31:0])  + {31'd0, do_alloc && page_walked};
+      stat_lat_hol_o  <= (stat_lat_hol_o & keep)  + (hol ? {{(64 - FrontW){1'b0}}, front_q} : 64'd0);
+      stat_lat_pipe_o <= (stat_lat_pipe_o & keep) + (hol ? 64'd0 : {{(64 - FrontW){1'b0}}, front_q});
+      stat_lat_port_o <= (stat_lat_port_o & keep) + {{(64 - SumW){1'b0}}, held_port};
+      stat_lat_mem_o  <= (stat_lat_mem_o & keep)  + {{(64 - SumW){1'b0}}, held_mem};
+      stat_lat_ans_o  <= (stat_lat_ans_o & keep)  + {{(64 - SumW){1'b0}}, held_ans};
+      stat_lat_out_o  <= (stat_lat_out_o & keep)  + {{(64 - OutW){1'b0}}, out_held};
+      stat_hits_o   <= (stat_hits_o & keep[31:0])   + {31'd0, d_valid && d_hit && hit_gnt};
+      stat_walks_o  <= (stat_walks_o & keep[31:0])  + {31'd0, |w_walk};
+      stat_merges_o <= (stat_merges_o & keep[31:0]) + {31'd0, do_merge};
+      stat_reads_o  <= (stat_reads_o & keep[31:0])  + {31'd0, mem_ack};
+      stat_tp_l4_o  <= (stat_tp_l4_o & keep[31:0])  + {31'd0, tp_ev[0]};
+      stat_tp_l3_o  <= (stat_tp_l3_o & keep[31:0])  + {31'd0, tp_ev[1]};
+      stat_tp_l2_o  <= (stat_tp_l2_o & keep[31:0])  + {31'd0, tp_ev[2]};
     end
   end
 

@@ -143,11 +143,10 @@ module neummu_axi #(
   wire [31:0] root_lo, inv_lo;
   wire [15:0] inv_hi;
   wire [31:0] st_hits, st_walks, st_merges, st_reads, st_tp_l4, st_tp_l3, st_tp_l2;
-  // The accounting counters (stalls by cause, request-cycles by place) are for the performance
-  // harness; the register map does not carry them.
+  // The accounting counters (docs/neummu.md, "Counters"): stalls by cause and dup walks
+  // (STALL_*, DUP_WALKS), request-cycles by place (LAT_*_LO/HI).
   wire [5*32-1:0] acct_stall;
   wire [6*64-1:0] acct_lat;
-  wire unused_acct = &{1'b0, acct_stall, acct_lat};
   reg  [31:0] faults_q;
   reg         armed_q;
   wire        busy, err_any, rd_err, rd_burst;
@@ -205,6 +204,23 @@ module neummu_axi #(
     .tp_l3_val_i        (st_tp_l3),
     .tp_l2_val_i        (st_tp_l2),
     .faults_val_i       (faults_q),
+    .stall_rsp_val_i    (acct_stall[0*32 +: 32]),
+    .stall_down_val_i   (acct_stall[1*32 +: 32]),
+    .stall_prmb_val_i   (acct_stall[2*32 +: 32]),
+    .stall_walk_val_i   (acct_stall[3*32 +: 32]),
+    .dup_walks_val_i    (acct_stall[4*32 +: 32]),
+    .lat_pipe_lo_val_i  (acct_lat[0*64 +: 32]),
+    .lat_pipe_hi_val_i  (acct_lat[0*64 + 32 +: 32]),
+    .lat_hol_lo_val_i   (acct_lat[1*64 +: 32]),
+    .lat_hol_hi_val_i   (acct_lat[1*64 + 32 +: 32]),
+    .lat_port_lo_val_i  (acct_lat[2*64 +: 32]),
+    .lat_port_hi_val_i  (acct_lat[2*64 + 32 +: 32]),
+    .lat_mem_lo_val_i   (acct_lat[3*64 +: 32]),
+    .lat_mem_hi_val_i   (acct_lat[3*64 + 32 +: 32]),
+    .lat_ans_lo_val_i   (acct_lat[4*64 +: 32]),
+    .lat_ans_hi_val_i   (acct_lat[4*64 + 32 +: 32]),
+    .lat_out_lo_val_i   (acct_lat[5*64 +: 32]),
+    .lat_out_hi_val_i   (acct_lat[5*64 + 32 +: 32]),
     .hwcfg_walkers_i    (WalkersW),
     .hwcfg_slots_i      (SlotsW),
     .hwcfg_tlb_entries_i(TlbW)
@@ -256,6 +272,7 @@ module neummu_axi #(
     .inv_i          (inv_all || inv_page),
     .inv_all_i      (inv_all),
     .inv_va_i       ({inv_hi, inv_lo}),
+    .stat_clear_i   (clear),
     .stat_hits_o    (st_hits),
     .stat_walks_o   (st_walks),
     .stat_merges_o  (st_merges),

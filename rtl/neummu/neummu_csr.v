@@ -22,7 +22,7 @@
 //              irq_o            the level interrupt
 //
 // Parameters:
-//   AddrW   AXI4-Lite address bits (>= 7: the map's)
+//   AddrW   AXI4-Lite address bits (>= 8: the map's)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -81,7 +81,24 @@ module neummu_csr #(
   input  wire [31:0]       faults_val_i,
   input  wire [7:0]        hwcfg_walkers_i,
   input  wire [7:0]        hwcfg_slots_i,
-  input  wire [15:0]       hwcfg_tlb_entries_i
+  input  wire [15:0]       hwcfg_tlb_entries_i,
+  input  wire [31:0]       stall_rsp_val_i,
+  input  wire [31:0]       stall_down_val_i,
+  input  wire [31:0]       stall_prmb_val_i,
+  input  wire [31:0]       stall_walk_val_i,
+  input  wire [31:0]       dup_walks_val_i,
+  input  wire [31:0]       lat_pipe_lo_val_i,
+  input  wire [31:0]       lat_pipe_hi_val_i,
+  input  wire [31:0]       lat_hol_lo_val_i,
+  input  wire [31:0]       lat_hol_hi_val_i,
+  input  wire [31:0]       lat_port_lo_val_i,
+  input  wire [31:0]       lat_port_hi_val_i,
+  input  wire [31:0]       lat_mem_lo_val_i,
+  input  wire [31:0]       lat_mem_hi_val_i,
+  input  wire [31:0]       lat_ans_lo_val_i,
+  input  wire [31:0]       lat_ans_hi_val_i,
+  input  wire [31:0]       lat_out_lo_val_i,
+  input  wire [31:0]       lat_out_hi_val_i
 );
   wire        reg_we, reg_re, reg_err;
   wire [AddrW-1:0] reg_addr;
@@ -172,7 +189,24 @@ module neummu_csr #(
     .faults_val_i           (faults_val_i),
     .hwcfg_walkers_i        (hwcfg_walkers_i),
     .hwcfg_slots_i          (hwcfg_slots_i),
-    .hwcfg_tlb_entries_i    (hwcfg_tlb_entries_i)
+    .hwcfg_tlb_entries_i    (hwcfg_tlb_entries_i),
+    .stall_rsp_val_i        (stall_rsp_val_i),
+    .stall_down_val_i       (stall_down_val_i),
+    .stall_prmb_val_i       (stall_prmb_val_i),
+    .stall_walk_val_i       (stall_walk_val_i),
+    .dup_walks_val_i        (dup_walks_val_i),
+    .lat_pipe_lo_val_i      (lat_pipe_lo_val_i),
+    .lat_pipe_hi_val_i      (lat_pipe_hi_val_i),
+    .lat_hol_lo_val_i       (lat_hol_lo_val_i),
+    .lat_hol_hi_val_i       (lat_hol_hi_val_i),
+    .lat_port_lo_val_i      (lat_port_lo_val_i),
+    .lat_port_hi_val_i      (lat_port_hi_val_i),
+    .lat_mem_lo_val_i       (lat_mem_lo_val_i),
+    .lat_mem_hi_val_i       (lat_mem_hi_val_i),
+    .lat_ans_lo_val_i       (lat_ans_lo_val_i),
+    .lat_ans_hi_val_i       (lat_ans_hi_val_i),
+    .lat_out_lo_val_i       (lat_out_lo_val_i),
+    .lat_out_hi_val_i       (lat_out_hi_val_i)
   );
 
   // CTRL.START reaches the block as is; it starts a new job's status only with the block

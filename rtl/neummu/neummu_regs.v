@@ -35,6 +35,23 @@
 //              0x78  FAULTS       VAL[31:0] r, hw input
 //              0x7C  HWCFG        TLB_ENTRIES[31:16] r, hw input, SLOTS[15:8] r, hw input,
 //                                 WALKERS[7:0] r, hw input
+//              0x80  STALL_RSP    VAL[31:0] r, hw input
+//              0x84  STALL_DOWN   VAL[31:0] r, hw input
+//              0x88  STALL_PRMB   VAL[31:0] r, hw input
+//              0x8C  STALL_WALK   VAL[31:0] r, hw input
+//              0x90  DUP_WALKS    VAL[31:0] r, hw input
+//              0x94  LAT_PIPE_LO  VAL[31:0] r, hw input
+//              0x98  LAT_PIPE_HI  VAL[31:0] r, hw input
+//              0x9C  LAT_HOL_LO   VAL[31:0] r, hw input
+//              0xA0  LAT_HOL_HI   VAL[31:0] r, hw input
+//              0xA4  LAT_PORT_LO  VAL[31:0] r, hw input
+//              0xA8  LAT_PORT_HI  VAL[31:0] r, hw input
+//              0xAC  LAT_MEM_LO   VAL[31:0] r, hw input
+//              0xB0  LAT_MEM_HI   VAL[31:0] r, hw input
+//              0xB4  LAT_ANS_LO   VAL[31:0] r, hw input
+//              0xB8  LAT_ANS_HI   VAL[31:0] r, hw input
+//              0xBC  LAT_OUT_LO   VAL[31:0] r, hw input
+//              0xC0  LAT_OUT_HI   VAL[31:0] r, hw input
 //
 //            Access rules: an address with no register, or a write to a register with no
 //            software-writable field, raises reg_err_o (SLVERR) and changes nothing; reg_rdata_o
@@ -49,15 +66,15 @@
 //              r, const      the reset value, no port
 //
 // Parameters:
-//   AddrW  register address bits (byte address, >= 7); bits [1:0] are ignored and the
-//          bits above bit 6 must be zero for an access to reach a register
+//   AddrW  register address bits (byte address, >= 8); bits [1:0] are ignored and the
+//          bits above bit 7 must be zero for an access to reach a register
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 `include "cc_param_check.vh"
 
 module neummu_regs #(
-  parameter integer AddrW = 7
+  parameter integer AddrW = 8
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -134,21 +151,55 @@ module neummu_regs #(
   // HWCFG (0x7C)
   input  wire [7:0]       hwcfg_walkers_i,
   input  wire [7:0]       hwcfg_slots_i,
-  input  wire [15:0]      hwcfg_tlb_entries_i
+  input  wire [15:0]      hwcfg_tlb_entries_i,
+  // STALL_RSP (0x80)
+  input  wire [31:0]      stall_rsp_val_i,
+  // STALL_DOWN (0x84)
+  input  wire [31:0]      stall_down_val_i,
+  // STALL_PRMB (0x88)
+  input  wire [31:0]      stall_prmb_val_i,
+  // STALL_WALK (0x8C)
+  input  wire [31:0]      stall_walk_val_i,
+  // DUP_WALKS (0x90)
+  input  wire [31:0]      dup_walks_val_i,
+  // LAT_PIPE_LO (0x94)
+  input  wire [31:0]      lat_pipe_lo_val_i,
+  // LAT_PIPE_HI (0x98)
+  input  wire [31:0]      lat_pipe_hi_val_i,
+  // LAT_HOL_LO (0x9C)
+  input  wire [31:0]      lat_hol_lo_val_i,
+  // LAT_HOL_HI (0xA0)
+  input  wire [31:0]      lat_hol_hi_val_i,
+  // LAT_PORT_LO (0xA4)
+  input  wire [31:0]      lat_port_lo_val_i,
+  // LAT_PORT_HI (0xA8)
+  input  wire [31:0]      lat_port_hi_val_i,
+  // LAT_MEM_LO (0xAC)
+  input  wire [31:0]      lat_mem_lo_val_i,
+  // LAT_MEM_HI (0xB0)
+  input  wire [31:0]      lat_mem_hi_val_i,
+  // LAT_ANS_LO (0xB4)
+  input  wire [31:0]      lat_ans_lo_val_i,
+  // LAT_ANS_HI (0xB8)
+  input  wire [31:0]      lat_ans_hi_val_i,
+  // LAT_OUT_LO (0xBC)
+  input  wire [31:0]      lat_out_lo_val_i,
+  // LAT_OUT_HI (0xC0)
+  input  wire [31:0]      lat_out_hi_val_i
 );
 
-  // Address bits the map needs (the last register ends at 0x80).
-  localparam integer MapW = 7;
+  // Address bits the map needs (the last register ends at 0xC4).
+  localparam integer MapW = 8;
 
   // ---------------------------------------------------------------- parameter checks
   if (AddrW < MapW) begin : gen_check_addrw
-    `CC_PARAM_FAIL(neummu_regs__AddrW_must_be_at_least_7)
+    `CC_PARAM_FAIL(neummu_regs__AddrW_must_be_at_least_8)
   end
 
   // ---------------------------------------------------------------- address decode
   // Word index reg_addr_i[MapW-1:2]; the bits above the map must be zero, bits [1:0] are
   // ignored (the bus is word aligned).
-  wire [4:0] word = reg_addr_i[MapW-1:2];
+  wire [5:0] word = reg_addr_i[MapW-1:2];
   wire       addr_hi_ok;
   if (AddrW > MapW) begin : gen_addr_hi
     assign addr_hi_ok = ~|reg_addr_i[AddrW-1:MapW];
@@ -157,33 +208,50 @@ module neummu_regs #(
   end
   wire unused_addr = ^reg_addr_i[1:0];
 
-  wire sel_id          = addr_hi_ok && (word == 5'h00);
-  wire sel_ctrl        = addr_hi_ok && (word == 5'h01);
-  wire sel_status      = addr_hi_ok && (word == 5'h02);
-  wire sel_err_code    = addr_hi_ok && (word == 5'h03);
-  wire sel_intr_status = addr_hi_ok && (word == 5'h04);
-  wire sel_intr_enable = addr_hi_ok && (word == 5'h05);
-  wire sel_intr_test   = addr_hi_ok && (word == 5'h06);
-  wire sel_cyc_busy    = addr_hi_ok && (word == 5'h08);
-  wire sel_cyc_stall   = addr_hi_ok && (word == 5'h09);
-  wire sel_rd_bursts   = addr_hi_ok && (word == 5'h0a);
-  wire sel_wr_bursts   = addr_hi_ok && (word == 5'h0b);
-  wire sel_cfg         = addr_hi_ok && (word == 5'h10);
-  wire sel_root_ppn_lo = addr_hi_ok && (word == 5'h11);
-  wire sel_root_ppn_hi = addr_hi_ok && (word == 5'h12);
-  wire sel_inv_va_lo   = addr_hi_ok && (word == 5'h13);
-  wire sel_inv_va_hi   = addr_hi_ok && (word == 5'h14);
-  wire sel_inv         = addr_hi_ok && (word == 5'h15);
-  wire sel_enable      = addr_hi_ok && (word == 5'h16);
-  wire sel_hits        = addr_hi_ok && (word == 5'h17);
-  wire sel_walks       = addr_hi_ok && (word == 5'h18);
-  wire sel_merges      = addr_hi_ok && (word == 5'h19);
-  wire sel_reads       = addr_hi_ok && (word == 5'h1a);
-  wire sel_tp_l4       = addr_hi_ok && (word == 5'h1b);
-  wire sel_tp_l3       = addr_hi_ok && (word == 5'h1c);
-  wire sel_tp_l2       = addr_hi_ok && (word == 5'h1d);
-  wire sel_faults      = addr_hi_ok && (word == 5'h1e);
-  wire sel_hwcfg       = addr_hi_ok && (word == 5'h1f);
+  wire sel_id          = addr_hi_ok && (word == 6'h00);
+  wire sel_ctrl        = addr_hi_ok && (word == 6'h01);
+  wire sel_status      = addr_hi_ok && (word == 6'h02);
+  wire sel_err_code    = addr_hi_ok && (word == 6'h03);
+  wire sel_intr_status = addr_hi_ok && (word == 6'h04);
+  wire sel_intr_enable = addr_hi_ok && (word == 6'h05);
+  wire sel_intr_test   = addr_hi_ok && (word == 6'h06);
+  wire sel_cyc_busy    = addr_hi_ok && (word == 6'h08);
+  wire sel_cyc_stall   = addr_hi_ok && (word == 6'h09);
+  wire sel_rd_bursts   = addr_hi_ok && (word == 6'h0a);
+  wire sel_wr_bursts   = addr_hi_ok && (word == 6'h0b);
+  wire sel_cfg         = addr_hi_ok && (word == 6'h10);
+  wire sel_root_ppn_lo = addr_hi_ok && (word == 6'h11);
+  wire sel_root_ppn_hi = addr_hi_ok && (word == 6'h12);
+  wire sel_inv_va_lo   = addr_hi_ok && (word == 6'h13);
+  wire sel_inv_va_hi   = addr_hi_ok && (word == 6'h14);
+  wire sel_inv         = addr_hi_ok && (word == 6'h15);
+  wire sel_enable      = addr_hi_ok && (word == 6'h16);
+  wire sel_hits        = addr_hi_ok && (word == 6'h17);
+  wire sel_walks       = addr_hi_ok && (word == 6'h18);
+  wire sel_merges      = addr_hi_ok && (word == 6'h19);
+  wire sel_reads       = addr_hi_ok && (word == 6'h1a);
+  wire sel_tp_l4       = addr_hi_ok && (word == 6'h1b);
+  wire sel_tp_l3       = addr_hi_ok && (word == 6'h1c);
+  wire sel_tp_l2       = addr_hi_ok && (word == 6'h1d);
+  wire sel_faults      = addr_hi_ok && (word == 6'h1e);
+  wire sel_hwcfg       = addr_hi_ok && (word == 6'h1f);
+  wire sel_stall_rsp   = addr_hi_ok && (word == 6'h20);
+  wire sel_stall_down  = addr_hi_ok && (word == 6'h21);
+  wire sel_stall_prmb  = addr_hi_ok && (word == 6'h22);
+  wire sel_stall_walk  = addr_hi_ok && (word == 6'h23);
+  wire sel_dup_walks   = addr_hi_ok && (word == 6'h24);
+  wire sel_lat_pipe_lo = addr_hi_ok && (word == 6'h25);
+  wire sel_lat_pipe_hi = addr_hi_ok && (word == 6'h26);
+  wire sel_lat_hol_lo  = addr_hi_ok && (word == 6'h27);
+  wire sel_lat_hol_hi  = addr_hi_ok && (word == 6'h28);
+  wire sel_lat_port_lo = addr_hi_ok && (word == 6'h29);
+  wire sel_lat_port_hi = addr_hi_ok && (word == 6'h2a);
+  wire sel_lat_mem_lo  = addr_hi_ok && (word == 6'h2b);
+  wire sel_lat_mem_hi  = addr_hi_ok && (word == 6'h2c);
+  wire sel_lat_ans_lo  = addr_hi_ok && (word == 6'h2d);
+  wire sel_lat_ans_hi  = addr_hi_ok && (word == 6'h2e);
+  wire sel_lat_out_lo  = addr_hi_ok && (word == 6'h2f);
+  wire sel_lat_out_hi  = addr_hi_ok && (word == 6'h30);
 
   // Write enables per register and byte lane (only the lanes a writable field uses).
   wire we_ctrl_b0        = reg_we_i && sel_ctrl && reg_wstrb_i[0];
@@ -395,6 +463,23 @@ module neummu_regs #(
   wire [31:0] rd_tp_l2       = tp_l2_val_i;
   wire [31:0] rd_faults      = faults_val_i;
   wire [31:0] rd_hwcfg       = {hwcfg_tlb_entries_i, hwcfg_slots_i, hwcfg_walkers_i};
+  wire [31:0] rd_stall_rsp   = stall_rsp_val_i;
+  wire [31:0] rd_stall_down  = stall_down_val_i;
+  wire [31:0] rd_stall_prmb  = stall_prmb_val_i;
+  wire [31:0] rd_stall_walk  = stall_walk_val_i;
+  wire [31:0] rd_dup_walks   = dup_walks_val_i;
+  wire [31:0] rd_lat_pipe_lo = lat_pipe_lo_val_i;
+  wire [31:0] rd_lat_pipe_hi = lat_pipe_hi_val_i;
+  wire [31:0] rd_lat_hol_lo  = lat_hol_lo_val_i;
+  wire [31:0] rd_lat_hol_hi  = lat_hol_hi_val_i;
+  wire [31:0] rd_lat_port_lo = lat_port_lo_val_i;
+  wire [31:0] rd_lat_port_hi = lat_port_hi_val_i;
+  wire [31:0] rd_lat_mem_lo  = lat_mem_lo_val_i;
+  wire [31:0] rd_lat_mem_hi  = lat_mem_hi_val_i;
+  wire [31:0] rd_lat_ans_lo  = lat_ans_lo_val_i;
+  wire [31:0] rd_lat_ans_hi  = lat_ans_hi_val_i;
+  wire [31:0] rd_lat_out_lo  = lat_out_lo_val_i;
+  wire [31:0] rd_lat_out_hi  = lat_out_hi_val_i;
   assign reg_rdata_o = ({32{sel_id}} & rd_id) | ({32{sel_status}} & rd_status)
                      | ({32{sel_err_code}} & rd_err_code)
                      | ({32{sel_intr_status}} & rd_intr_status)
@@ -408,7 +493,24 @@ module neummu_regs #(
                      | ({32{sel_walks}} & rd_walks) | ({32{sel_merges}} & rd_merges)
                      | ({32{sel_reads}} & rd_reads) | ({32{sel_tp_l4}} & rd_tp_l4)
                      | ({32{sel_tp_l3}} & rd_tp_l3) | ({32{sel_tp_l2}} & rd_tp_l2)
-                     | ({32{sel_faults}} & rd_faults) | ({32{sel_hwcfg}} & rd_hwcfg);
+                     | ({32{sel_faults}} & rd_faults) | ({32{sel_hwcfg}} & rd_hwcfg)
+                     | ({32{sel_stall_rsp}} & rd_stall_rsp)
+                     | ({32{sel_stall_down}} & rd_stall_down)
+                     | ({32{sel_stall_prmb}} & rd_stall_prmb)
+                     | ({32{sel_stall_walk}} & rd_stall_walk)
+                     | ({32{sel_dup_walks}} & rd_dup_walks)
+                     | ({32{sel_lat_pipe_lo}} & rd_lat_pipe_lo)
+                     | ({32{sel_lat_pipe_hi}} & rd_lat_pipe_hi)
+                     | ({32{sel_lat_hol_lo}} & rd_lat_hol_lo)
+                     | ({32{sel_lat_hol_hi}} & rd_lat_hol_hi)
+                     | ({32{sel_lat_port_lo}} & rd_lat_port_lo)
+                     | ({32{sel_lat_port_hi}} & rd_lat_port_hi)
+                     | ({32{sel_lat_mem_lo}} & rd_lat_mem_lo)
+                     | ({32{sel_lat_mem_hi}} & rd_lat_mem_hi)
+                     | ({32{sel_lat_ans_lo}} & rd_lat_ans_lo)
+                     | ({32{sel_lat_ans_hi}} & rd_lat_ans_hi)
+                     | ({32{sel_lat_out_lo}} & rd_lat_out_lo)
+                     | ({32{sel_lat_out_hi}} & rd_lat_out_hi);
 
   // ---------------------------------------------------------------- errors
   // SLVERR: a read of an address with no register, a write of one with no writable field.
@@ -416,7 +518,10 @@ module neummu_regs #(
              | sel_intr_test | sel_cyc_busy | sel_cyc_stall | sel_rd_bursts | sel_wr_bursts
              | sel_cfg | sel_root_ppn_lo | sel_root_ppn_hi | sel_inv_va_lo | sel_inv_va_hi
              | sel_inv | sel_enable | sel_hits | sel_walks | sel_merges | sel_reads | sel_tp_l4
-             | sel_tp_l3 | sel_tp_l2 | sel_faults | sel_hwcfg;
+             | sel_tp_l3 | sel_tp_l2 | sel_faults | sel_hwcfg | sel_stall_rsp | sel_stall_down
+             | sel_stall_prmb | sel_stall_walk | sel_dup_walks | sel_lat_pipe_lo | sel_lat_pipe_hi
+             | sel_lat_hol_lo | sel_lat_hol_hi | sel_lat_port_lo | sel_lat_port_hi | sel_lat_mem_lo
+             | sel_lat_mem_hi | sel_lat_ans_lo | sel_lat_ans_hi | sel_lat_out_lo | sel_lat_out_hi;
   wire wr_hit = sel_ctrl | sel_intr_status | sel_intr_enable | sel_intr_test | sel_cfg
              | sel_root_ppn_lo | sel_root_ppn_hi | sel_inv_va_lo | sel_inv_va_hi | sel_inv
              | sel_enable;

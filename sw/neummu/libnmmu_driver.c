@@ -151,3 +151,28 @@ int nmmu_drv_stats(nmmu_dev_t *d, nmmu_drv_stats_t *s) {
     return ACCEL_E_BUS;
   return 0;
 }
+
+static int rd64(accel_bus *b, uint32_t lo_off, uint64_t *v) {
+  uint32_t lo, hi;
+  if (b->read32(b->ctx, lo_off, &lo) != 0 || b->read32(b->ctx, lo_off + 4, &hi) != 0)
+    return ACCEL_E_BUS;
+  *v = ((uint64_t)hi << 32) | lo;
+  return 0;
+}
+
+int nmmu_drv_acct(nmmu_dev_t *d, nmmu_drv_acct_t *a) {
+  accel_bus *b = d->bus;
+  if (b->read32(b->ctx, NEUMMU__STALL_RSP_OFFSET, &a->stall_rsp) != 0 ||
+      b->read32(b->ctx, NEUMMU__STALL_DOWN_OFFSET, &a->stall_down) != 0 ||
+      b->read32(b->ctx, NEUMMU__STALL_PRMB_OFFSET, &a->stall_prmb) != 0 ||
+      b->read32(b->ctx, NEUMMU__STALL_WALK_OFFSET, &a->stall_walk) != 0 ||
+      b->read32(b->ctx, NEUMMU__DUP_WALKS_OFFSET, &a->dup_walks) != 0 ||
+      rd64(b, NEUMMU__LAT_PIPE_LO_OFFSET, &a->lat_pipe) != 0 ||
+      rd64(b, NEUMMU__LAT_HOL_LO_OFFSET, &a->lat_hol) != 0 ||
+      rd64(b, NEUMMU__LAT_PORT_LO_OFFSET, &a->lat_port) != 0 ||
+      rd64(b, NEUMMU__LAT_MEM_LO_OFFSET, &a->lat_mem) != 0 ||
+      rd64(b, NEUMMU__LAT_ANS_LO_OFFSET, &a->lat_ans) != 0 ||
+      rd64(b, NEUMMU__LAT_OUT_LO_OFFSET, &a->lat_out) != 0)
+    return ACCEL_E_BUS;
+  return 0;
+}

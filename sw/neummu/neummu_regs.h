@@ -208,6 +208,91 @@ extern "C" {
 #define NEUMMU__HWCFG__TLB_ENTRIES_bp 16
 #define NEUMMU__HWCFG__TLB_ENTRIES_bw 16
 
+// reg - neummu.STALL_RSP
+#define NEUMMU__STALL_RSP__VAL_bm 0xffffffff
+#define NEUMMU__STALL_RSP__VAL_bp 0
+#define NEUMMU__STALL_RSP__VAL_bw 32
+
+// reg - neummu.STALL_DOWN
+#define NEUMMU__STALL_DOWN__VAL_bm 0xffffffff
+#define NEUMMU__STALL_DOWN__VAL_bp 0
+#define NEUMMU__STALL_DOWN__VAL_bw 32
+
+// reg - neummu.STALL_PRMB
+#define NEUMMU__STALL_PRMB__VAL_bm 0xffffffff
+#define NEUMMU__STALL_PRMB__VAL_bp 0
+#define NEUMMU__STALL_PRMB__VAL_bw 32
+
+// reg - neummu.STALL_WALK
+#define NEUMMU__STALL_WALK__VAL_bm 0xffffffff
+#define NEUMMU__STALL_WALK__VAL_bp 0
+#define NEUMMU__STALL_WALK__VAL_bw 32
+
+// reg - neummu.DUP_WALKS
+#define NEUMMU__DUP_WALKS__VAL_bm 0xffffffff
+#define NEUMMU__DUP_WALKS__VAL_bp 0
+#define NEUMMU__DUP_WALKS__VAL_bw 32
+
+// reg - neummu.LAT_PIPE_LO
+#define NEUMMU__LAT_PIPE_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_PIPE_LO__VAL_bp 0
+#define NEUMMU__LAT_PIPE_LO__VAL_bw 32
+
+// reg - neummu.LAT_PIPE_HI
+#define NEUMMU__LAT_PIPE_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_PIPE_HI__VAL_bp 0
+#define NEUMMU__LAT_PIPE_HI__VAL_bw 32
+
+// reg - neummu.LAT_HOL_LO
+#define NEUMMU__LAT_HOL_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_HOL_LO__VAL_bp 0
+#define NEUMMU__LAT_HOL_LO__VAL_bw 32
+
+// reg - neummu.LAT_HOL_HI
+#define NEUMMU__LAT_HOL_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_HOL_HI__VAL_bp 0
+#define NEUMMU__LAT_HOL_HI__VAL_bw 32
+
+// reg - neummu.LAT_PORT_LO
+#define NEUMMU__LAT_PORT_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_PORT_LO__VAL_bp 0
+#define NEUMMU__LAT_PORT_LO__VAL_bw 32
+
+// reg - neummu.LAT_PORT_HI
+#define NEUMMU__LAT_PORT_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_PORT_HI__VAL_bp 0
+#define NEUMMU__LAT_PORT_HI__VAL_bw 32
+
+// reg - neummu.LAT_MEM_LO
+#define NEUMMU__LAT_MEM_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_MEM_LO__VAL_bp 0
+#define NEUMMU__LAT_MEM_LO__VAL_bw 32
+
+// reg - neummu.LAT_MEM_HI
+#define NEUMMU__LAT_MEM_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_MEM_HI__VAL_bp 0
+#define NEUMMU__LAT_MEM_HI__VAL_bw 32
+
+// reg - neummu.LAT_ANS_LO
+#define NEUMMU__LAT_ANS_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_ANS_LO__VAL_bp 0
+#define NEUMMU__LAT_ANS_LO__VAL_bw 32
+
+// reg - neummu.LAT_ANS_HI
+#define NEUMMU__LAT_ANS_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_ANS_HI__VAL_bp 0
+#define NEUMMU__LAT_ANS_HI__VAL_bw 32
+
+// reg - neummu.LAT_OUT_LO
+#define NEUMMU__LAT_OUT_LO__VAL_bm 0xffffffff
+#define NEUMMU__LAT_OUT_LO__VAL_bp 0
+#define NEUMMU__LAT_OUT_LO__VAL_bw 32
+
+// reg - neummu.LAT_OUT_HI
+#define NEUMMU__LAT_OUT_HI__VAL_bm 0xffffffff
+#define NEUMMU__LAT_OUT_HI__VAL_bp 0
+#define NEUMMU__LAT_OUT_HI__VAL_bw 32
+
 // addrmap - neummu
 typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
@@ -239,10 +324,27 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t TP_L2;
     uint32_t FAULTS;
     uint32_t HWCFG;
+    uint32_t STALL_RSP;
+    uint32_t STALL_DOWN;
+    uint32_t STALL_PRMB;
+    uint32_t STALL_WALK;
+    uint32_t DUP_WALKS;
+    uint32_t LAT_PIPE_LO;
+    uint32_t LAT_PIPE_HI;
+    uint32_t LAT_HOL_LO;
+    uint32_t LAT_HOL_HI;
+    uint32_t LAT_PORT_LO;
+    uint32_t LAT_PORT_HI;
+    uint32_t LAT_MEM_LO;
+    uint32_t LAT_MEM_HI;
+    uint32_t LAT_ANS_LO;
+    uint32_t LAT_ANS_HI;
+    uint32_t LAT_OUT_LO;
+    uint32_t LAT_OUT_HI;
 } neummu_t;
 
 
-static_assert(sizeof(neummu_t) == 0x80, "Packing error");
+static_assert(sizeof(neummu_t) == 0xc4, "Packing error");
 
 // Register byte offsets
 #define NEUMMU__ID_OFFSET          0x00u
@@ -272,6 +374,23 @@ static_assert(sizeof(neummu_t) == 0x80, "Packing error");
 #define NEUMMU__TP_L2_OFFSET       0x74u
 #define NEUMMU__FAULTS_OFFSET      0x78u
 #define NEUMMU__HWCFG_OFFSET       0x7cu
+#define NEUMMU__STALL_RSP_OFFSET   0x80u
+#define NEUMMU__STALL_DOWN_OFFSET  0x84u
+#define NEUMMU__STALL_PRMB_OFFSET  0x88u
+#define NEUMMU__STALL_WALK_OFFSET  0x8cu
+#define NEUMMU__DUP_WALKS_OFFSET   0x90u
+#define NEUMMU__LAT_PIPE_LO_OFFSET 0x94u
+#define NEUMMU__LAT_PIPE_HI_OFFSET 0x98u
+#define NEUMMU__LAT_HOL_LO_OFFSET  0x9cu
+#define NEUMMU__LAT_HOL_HI_OFFSET  0xa0u
+#define NEUMMU__LAT_PORT_LO_OFFSET 0xa4u
+#define NEUMMU__LAT_PORT_HI_OFFSET 0xa8u
+#define NEUMMU__LAT_MEM_LO_OFFSET  0xacu
+#define NEUMMU__LAT_MEM_HI_OFFSET  0xb0u
+#define NEUMMU__LAT_ANS_LO_OFFSET  0xb4u
+#define NEUMMU__LAT_ANS_HI_OFFSET  0xb8u
+#define NEUMMU__LAT_OUT_LO_OFFSET  0xbcu
+#define NEUMMU__LAT_OUT_HI_OFFSET  0xc0u
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,16 @@ typedef struct {
 } nmmu_drv_stats_t;
 int nmmu_drv_stats(nmmu_dev_t *d, nmmu_drv_stats_t *s);
 
+/* The accounting counters (docs/neummu.md, "Counters"): DMA stall cycles by cause, duplicate
+ * walks, and request-cycles by place (64-bit; read them with no translation in flight, e.g. after
+ * nmmu_drv_translate returns, for consistent halves). CTRL.CLEAR (accel_counters_clear) zeroes
+ * them with the event counters. Returns 0 or ACCEL_E_BUS. */
+typedef struct {
+  uint32_t stall_rsp, stall_down, stall_prmb, stall_walk, dup_walks;
+  uint64_t lat_pipe, lat_hol, lat_port, lat_mem, lat_ans, lat_out;
+} nmmu_drv_acct_t;
+int nmmu_drv_acct(nmmu_dev_t *d, nmmu_drv_acct_t *a);
+
 #ifdef __cplusplus
 }
 #endif

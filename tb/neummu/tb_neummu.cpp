@@ -314,6 +314,48 @@ int t_hit(const TbArgs &a) {
   return d.sc.finish();
 }
 
+// stat_clear_i restarts every counter (docs/neummu.md, "Counters"): all read 0 after a clear
+// with nothing in flight, and count again from there.
+int t_stat_clear(const TbArgs &a) {
+  Dir d(a, "neummu stat clear");
+  d.pb.map4k(VA0, 0x33333000);
+  d.pb.map4k(VA0 + 0x1000, 0x33334000);
+  d.start();
+  auto idle = [&](int n) {
+    std::vector<MmuRsp> rs;
+    for (int i = 0; i < n; i++) d.env.step(false, 0, 0, false, rs);
+    d.sc.check("no response while idle", 0, 0, rs.size());
+  };
+  auto all = [&]() -> uint64_t {
+    auto *t = d.t();
+    return (uint64_t)t->stat_hits_o + t->stat_walks_o + t->stat_merges_o + t->stat_reads_o +
+           t->stat_tp_l4_o + t->stat_tp_l3_o + t->stat_tp_l2_o + t->stat_stall_rsp_o +
+           t->stat_stall_down_o + t->stat_stall_prmb_o + t->stat_stall_walk_o +
+           t->stat_dup_walks_o + t->stat_lat_pipe_o + t->stat_lat_hol_o + t->stat_lat_port_o +
+           t->stat_lat_mem_o + t->stat_lat_ans_o + t->stat_lat_out_o;
+  };
+  d.batch({{VA0, false}});
+  idle(8);
+  d.sc.check("walks before the clear", 0, 1, d.t()->stat_walks_o);
+  d.sc.expect(d.t()->stat_lat_mem_o > 0, "table-memory request-cycles before the clear",
+              d.t()->stat_lat_mem_o);
+  d.t()->stat_clear_i = 1;
+  idle(1);
+  d.t()->stat_clear_i = 0;
+  d.sc.check("every counter after a clear", 0, 0, all());
+  idle(4);
+  d.sc.check("every counter a few idle cycles later", 0, 0, all());
+  d.batch({{VA0 + 16, false}, {VA0 + 0x1000, false}});
+  idle(8);
+  d.sc.check("hits after the clear", 0, 1, d.t()->stat_hits_o);
+  d.sc.check("walks after the clear", 0, 1, d.t()->stat_walks_o);
+  d.sc.expect(d.t()->stat_reads_o >= 1 && d.t()->stat_reads_o <= 4,
+              "1..4 page-table reads after the clear", d.t()->stat_reads_o);
+  d.sc.expect(d.t()->stat_lat_pipe_o + d.t()->stat_lat_hol_o > 0,
+              "lookup request-cycles after the clear", 0);
+  return d.sc.finish();
+}
+
 int t_merge(const TbArgs &a) {
   Dir d(a, "neummu merge");
   d.pb.map4k(VA0, 0x11111000);
@@ -576,7 +618,7 @@ int main(int argc, char **argv) {
       {"random", run_random}, {"hit", t_hit}, {"merge", t_merge}, {"prmb_full", t_prmb_full},
       {"walkers_busy", t_walkers_busy}, {"tpreg", t_tpreg}, {"page2m", t_page2m},
       {"faults", t_faults}, {"inv", t_inv}, {"reset", t_reset}, {"bad_mem_rsp", t_bad_mem_rsp},
-      {"cfg_clamp", t_cfg_clamp}};
+      {"cfg_clamp", t_cfg_clamp}, {"stat_clear", t_stat_clear}};
   for (auto &e : tests)
     if (name == e.n) return e.f(a);
   std::fprintf(stderr, "tb_neummu: unknown +test=%s\n", name.c_str());

@@ -201,6 +201,48 @@ void test_tables(Env &e, uint64_t &id) {
               s.hits, s.walks, s.merges, s.reads, s.faults);
 }
 
+// CTRL.CLEAR zeroes the event and accounting counters, which then count one batch exactly:
+// every translation is a hit, a walk or a merge, and each spends at least a cycle in the MMU.
+void test_counters(Env &e, uint64_t &id) {
+  RandTables t;
+  load_and_config(e, t.mem);
+  auto zero = [&](const char *when) {
+    nmmu_drv_stats_t s;
+    nmmu_drv_acct_t c;
+    e.sc.check("counters read", 0, 0, static_cast<uint64_t>(nmmu_drv_stats(&e.dev, &s)));
+    e.sc.check("accounting counters read", 0, 0, static_cast<uint64_t>(nmmu_drv_acct(&e.dev, &c)));
+    const uint64_t sum = static_cast<uint64_t>(s.hits) + s.walks + s.merges + s.reads + s.tp_l4 +
+                         s.tp_l3 + s.tp_l2 + s.faults + c.stall_rsp + c.stall_down + c.stall_prmb +
+                         c.stall_walk + c.dup_walks + c.lat_pipe + c.lat_hol + c.lat_port +
+                         c.lat_mem + c.lat_ans + c.lat_out;
+    e.sc.check(when, 0, 0, sum);
+  };
+  std::vector<uint64_t> va;
+  std::vector<uint8_t> wr;
+  make_batch(t, 50, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  e.sc.check("CTRL.CLEAR", 0, 0, static_cast<uint64_t>(accel_counters_clear(e.bus())));
+  zero("every counter after CTRL.CLEAR");
+  const size_t n = 400;
+  make_batch(t, n, &va, &wr);
+  check_batch(e, t.mem, va, wr, ++id);
+  nmmu_drv_stats_t s;
+  nmmu_drv_acct_t c;
+  nmmu_drv_stats(&e.dev, &s);
+  nmmu_drv_acct(&e.dev, &c);
+  e.sc.check("hits + walks + merges since the clear = translations", 0, n,
+             static_cast<uint64_t>(s.hits) + s.walks + s.merges);
+  const uint64_t lat = c.lat_pipe + c.lat_hol + c.lat_port + c.lat_mem + c.lat_ans + c.lat_out;
+  e.sc.expect(lat >= n, "request-cycles since the clear >= translations", lat);
+  e.sc.expect(s.walks == 0 || c.lat_mem > 0, "walks spend cycles waiting for table data", c.lat_mem);
+  std::printf("counters: %zu translations, hits %u walks %u merges %u; request-cycles %" PRIu64
+              " (table memory %" PRIu64 "); stalls rsp/down/prmb/walk %u/%u/%u/%u\n", n, s.hits,
+              s.walks, s.merges, lat, c.lat_mem, c.stall_rsp, c.stall_down, c.stall_prmb,
+              c.stall_walk);
+  e.sc.check("CTRL.CLEAR", 0, 0, static_cast<uint64_t>(accel_counters_clear(e.bus())));
+  zero("every counter after a second CTRL.CLEAR");
+}
+
 void test_enable_and_errors(Env &e, uint64_t &id) {
   accel_bus *b = e.bus();
   RandTables t;
@@ -338,6 +380,7 @@ int main(int argc, char **argv) {
   test_registers(e);
   test_enable_and_errors(e, id);
   test_tables(e, id);
+  test_counters(e, id);
   e.sc.check("AXI protocol violations seen by the memory model", 0, 0, static_cast<uint64_t>(e.mem.violations));
   e.sc.check("AXI4-Lite violations seen by the master", 0, 0, static_cast<uint64_t>(e.axil.violations));
   std::printf("axi: %" PRIu64 " batches, %" PRIu64 " cycles; memory: %ld read bursts\n", id,

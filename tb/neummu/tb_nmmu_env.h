@@ -57,6 +57,7 @@ class MmuEnv {
     top->mem_req_ready_i = 0;
     top->mem_rsp_valid_i = 0;
     top->inv_i = 0;
+    top->stat_clear_i = 0;
   }
   void reset() {
     idle_inputs();

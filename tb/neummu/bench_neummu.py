@@ -56,9 +56,9 @@ NPU128 = os.path.join(BUILD, "tb", "neummu_npu128", "neummu_npu128")
 NPU128R2 = os.path.join(BUILD, "tb", "neummu_npu128_r2", "neummu_npu128_r2")
 LANE_RUNS = [("neummu", 1), ("neummu_r2", 2)]   # the paper's configuration, 1 and 2 lanes
 # Translation run-ahead (ours; tb_neummu_npu.cpp +xlate_ahead): the DMA translates up to AHEAD
-# transactions ahead of its data. 4096: the smallest power of two at which no dense workload's
-# translation side is held by a full window on the paper's MMU (measured: 2048 still loses up to
-# 0.9% on rnn1_b1_4k, 4096 and 8192 give identical runs).
+# transactions ahead of its data. 4096, measured on the paper's MMU (1 lane): 2048 still loses
+# 0.9% more than 4096 on rnn1_b1_4k (the window holds the translation side back), while 4096 and
+# 8192 gave identical runs on cnn1_b1_4k, cnn2_b1_4k and rnn1_b1_4k.
 AHEAD = 4096
 AHEAD_RUNS = [("neummu_ra", 1), ("neummu_r2_ra", 2)]
 STALL_CAUSES = [("stall_rsp", "response port busy"), ("stall_down", "response buffer full"),

@@ -29,6 +29,9 @@ module regs_tb;
   localparam [8:0] AHits = 9'h05C, AWalks = 9'h060, AMerges = 9'h064, AReads = 9'h068;
   localparam [8:0] ATpL4 = 9'h06C, ATpL3 = 9'h070, ATpL2 = 9'h074, AFaults = 9'h078;
   localparam [8:0] AHwcfg = 9'h07C;
+  // the accounting counters: STALL_RSP .. DUP_WALKS, LAT_PIPE_LO .. LAT_OUT_HI, 17 words
+  localparam [8:0] AAcct = 9'h080, AAfterMap = 9'h0C4;
+  localparam integer NAcct = 17;
   localparam [31:0] IdValue = 32'h0001_4E33;
 
   reg         clk = 1'b0;
@@ -53,6 +56,7 @@ module regs_tb;
   reg  [31:0] tp_l4 = 32'h0, tp_l3 = 32'h0, tp_l2 = 32'h0, faults = 32'h0;
   reg  [7:0]  hw_walkers = 8'h0, hw_slots = 8'h0;
   reg  [15:0] hw_tlb = 16'h0;
+  reg  [NAcct*32-1:0] acct = {NAcct*32{1'b0}};
 
   // outputs
   wire        ctrl_start, ctrl_clear, is_done, is_error, ie_done, ie_error, it_done, it_error;
@@ -71,7 +75,7 @@ module regs_tb;
 
   neummu_regs u_dut (
     .clk_i(clk), .rst_ni(rst_n),
-    .reg_we_i(we), .reg_re_i(re), .reg_addr_i(addr[6:0]), .reg_wdata_i(wdata),
+    .reg_we_i(we), .reg_re_i(re), .reg_addr_i(addr[7:0]), .reg_wdata_i(wdata),
     .reg_wstrb_i(wstrb), .reg_rdata_o(rdata), .reg_err_o(err),
     .ctrl_start_o(ctrl_start), .ctrl_clear_o(ctrl_clear),
     .status_busy_i(st_busy), .status_done_i(st_done), .status_error_i(st_error),
@@ -88,6 +92,15 @@ module regs_tb;
     .inv_all_o(inv_all), .inv_page_o(inv_page), .enable_val_o(enable),
     .hits_val_i(hits), .walks_val_i(walks), .merges_val_i(merges), .reads_val_i(reads),
     .tp_l4_val_i(tp_l4), .tp_l3_val_i(tp_l3), .tp_l2_val_i(tp_l2), .faults_val_i(faults),
+    .stall_rsp_val_i(acct[0*32 +: 32]), .stall_down_val_i(acct[1*32 +: 32]),
+    .stall_prmb_val_i(acct[2*32 +: 32]), .stall_walk_val_i(acct[3*32 +: 32]),
+    .dup_walks_val_i(acct[4*32 +: 32]),
+    .lat_pipe_lo_val_i(acct[5*32 +: 32]), .lat_pipe_hi_val_i(acct[6*32 +: 32]),
+    .lat_hol_lo_val_i(acct[7*32 +: 32]), .lat_hol_hi_val_i(acct[8*32 +: 32]),
+    .lat_port_lo_val_i(acct[9*32 +: 32]), .lat_port_hi_val_i(acct[10*32 +: 32]),
+    .lat_mem_lo_val_i(acct[11*32 +: 32]), .lat_mem_hi_val_i(acct[12*32 +: 32]),
+    .lat_ans_lo_val_i(acct[13*32 +: 32]), .lat_ans_hi_val_i(acct[14*32 +: 32]),
+    .lat_out_lo_val_i(acct[15*32 +: 32]), .lat_out_hi_val_i(acct[16*32 +: 32]),
     .hwcfg_walkers_i(hw_walkers), .hwcfg_slots_i(hw_slots), .hwcfg_tlb_entries_i(hw_tlb)
   );
 
@@ -111,11 +124,21 @@ module regs_tb;
     .inv_all_o(), .inv_page_o(), .enable_val_o(),
     .hits_val_i(hits), .walks_val_i(walks), .merges_val_i(merges), .reads_val_i(reads),
     .tp_l4_val_i(tp_l4), .tp_l3_val_i(tp_l3), .tp_l2_val_i(tp_l2), .faults_val_i(faults),
+    .stall_rsp_val_i(acct[0*32 +: 32]), .stall_down_val_i(acct[1*32 +: 32]),
+    .stall_prmb_val_i(acct[2*32 +: 32]), .stall_walk_val_i(acct[3*32 +: 32]),
+    .dup_walks_val_i(acct[4*32 +: 32]),
+    .lat_pipe_lo_val_i(acct[5*32 +: 32]), .lat_pipe_hi_val_i(acct[6*32 +: 32]),
+    .lat_hol_lo_val_i(acct[7*32 +: 32]), .lat_hol_hi_val_i(acct[8*32 +: 32]),
+    .lat_port_lo_val_i(acct[9*32 +: 32]), .lat_port_hi_val_i(acct[10*32 +: 32]),
+    .lat_mem_lo_val_i(acct[11*32 +: 32]), .lat_mem_hi_val_i(acct[12*32 +: 32]),
+    .lat_ans_lo_val_i(acct[13*32 +: 32]), .lat_ans_hi_val_i(acct[14*32 +: 32]),
+    .lat_out_lo_val_i(acct[15*32 +: 32]), .lat_out_hi_val_i(acct[16*32 +: 32]),
     .hwcfg_walkers_i(hw_walkers), .hwcfg_slots_i(hw_slots), .hwcfg_tlb_entries_i(hw_tlb)
   );
 
   integer npass = 0;
   integer nfail = 0;
+  integer k;
   reg [115:0] snap;
 
   task chk(input ok, input [8*44-1:0] what, input [31:0] got, input [31:0] exp);
@@ -136,7 +159,7 @@ module regs_tb;
       addr = a; wdata = d; wstrb = s; we = 1'b1;
       #1;
       chk(err === exp_err, "write: reg_err_o", {31'h0, err}, {31'h0, exp_err});
-      if (a[8:7] == 2'b00)
+      if (a[8] == 1'b0)
         chk(err9 === exp_err, "write: reg_err_o (AddrW=9)", {31'h0, err9}, {31'h0, exp_err});
       @(negedge clk);
       we = 1'b0; wdata = 32'h0; wstrb = 4'h0;
@@ -232,6 +255,10 @@ module regs_tb;
     rd(9'h01C, 32'h0, 1'b1);
     rd(9'h030, 32'h0, 1'b1);
     rd(9'h03C, 32'h0, 1'b1);
+    rd(AAfterMap, 32'h0, 1'b1);
+    wr_refused(AAfterMap);
+    wr_refused(AAcct);
+    wr_refused(AAcct + 9'd64);
     wr_refused(9'h01C);
     wr_refused(9'h030);
     wr_refused(9'h03C);
@@ -243,7 +270,7 @@ module regs_tb;
     wr_refused(AHwcfg);
     rd(ACfg, 32'h0000_0302, 1'b0);
     rd(ARootLo, 32'hAA34_CC00, 1'b0);
-    // address bits above the map (AddrW = 9 instance only: the 7-bit one aliases)
+    // address bits above the map (AddrW = 9 instance only: the 8-bit one aliases)
     @(negedge clk);
     addr = 9'h140; re = 1'b1;
     #1;
@@ -251,7 +278,7 @@ module regs_tb;
     re = 1'b0; we = 1'b1; wdata = 32'hFFFF_FFFF; wstrb = 4'hF;
     #1;
     chk(err9 === 1'b1, "write above the map: SLVERR (AddrW=9)", {31'h0, err9}, 32'h1);
-    we = 1'b0;   // (not clocked in: the 7-bit instance would write CFG)
+    we = 1'b0;   // (not clocked in: the 8-bit instance would write CFG)
     addr = 9'h040;
     #1;
     chk(err === 1'b0 && err9 === 1'b0, "idle bus: no SLVERR", {30'h0, err, err9}, 32'h0);
@@ -349,6 +376,9 @@ module regs_tb;
     rd(ATpL2, 32'hBBBB_000B, 1'b0);
     rd(AFaults, 32'hCCCC_000C, 1'b0);
     rd(AHwcfg, 32'h0040_0804, 1'b0);
+    for (k = 0; k < NAcct; k = k + 1) acct[k*32 +: 32] = 32'hD000_0000 | (k << 8) | k;
+    for (k = 0; k < NAcct; k = k + 1)
+      rd(AAcct + 4 * k, 32'hD000_0000 | (k << 8) | k, 1'b0);
     hits = 32'hFFFF_FFFF; st_busy = 1'b0; st_done = 1'b1; st_error = 1'b0; ec_resp = 2'h3;
     rd(AHits, 32'hFFFF_FFFF, 1'b0);
     rd(AStatus, 32'h2, 1'b0);

@@ -397,6 +397,12 @@ def cold_loss(r):
     return (ls[0][2] - ls[0][3]) * ls[0][1] if ls else 0.0
 
 
+def later_loss(r):
+    """The later layers' loss over the oracle, scale-weighted, from the per-layer cycles (the
+    totals' roundings differ by a cycle or so)."""
+    return sum((l[2] - l[3]) * l[1] for l in r["layer_list"][1:])
+
+
 def runahead(R, dense, sparse):
     """'Translation run-ahead': the ablation of the two additions (response lanes, run-ahead
     DMA) and where the remaining cycles go."""
@@ -451,7 +457,7 @@ def runahead(R, dense, sparse):
             r = R[w + ":" + c]
             loss = r["cycles"] - r["oracle"]
             cold = cold_loss(r)
-            later = sum((l[2] - l[3]) * l[1] for l in r["layer_list"][1:])
+            later = later_loss(r)
             md.append("| %s | %d | %.4f | %d | %d | %d | %d | %d | %s |" % (
                 w, lanes, r["perf"], loss, cold, later, r["latency_loss"], r["stall_loss"],
                 " / ".join("%d" % r[k] for k, _ in STALL_CAUSES)))
@@ -462,8 +468,7 @@ def runahead(R, dense, sparse):
         ll = sum(R[w + ":" + c]["latency_loss"] for w in dense)
         warm = mean(R[w + ":" + c]["oracle"] / (R[w + ":" + c]["cycles"] - cold_loss(R[w + ":" + c]))
                     for w in dense)
-        # from the per-layer cycles (the totals' roundings differ by a cycle or so)
-        later = sum((l[2] - l[3]) * l[1] for w in dense for l in R[w + ":" + c]["layer_list"][1:])
+        later = sum(later_loss(R[w + ":" + c]) for w in dense)
         md.append("- %d lane%s with run-ahead: %.1f%% of the summed loss is in the first layer "
                   "(cold start), %.1f%% is latency by the replay; %s" % (
                       lanes, "s" if lanes > 1 else "", 100 * cold / loss if loss else 0,

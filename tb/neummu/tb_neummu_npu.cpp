@@ -310,16 +310,20 @@ class Dma {
       }
     }
   }
-  // The transaction poll() returned READY issues (with ahead = 0: the MMU accepted its
-  // request); returns its tile index. With ahead > 0, *ok is its answer (status OK).
-  size_t accept(bool *ok = nullptr) {
+  // ahead = 0: the MMU accepted the request of the transaction poll() returned READY for;
+  // returns its tile index (its data moves when the answer comes: model.respond).
+  size_t accept() {
     consume();
     issued++;
-    if (ahead) {
-      if (ok) *ok = ans_.front() > 0;
-      ans_.pop_front();
-    }
     return model.issue(ev.is_write != 0);
+  }
+  // ahead > 0: the transaction poll() returned READY for issues its data in cycle t, with the
+  // answer it holds.
+  void issue_data(uint64_t t) {
+    const bool ok = ans_.front() > 0;
+    ans_.pop_front();
+    const size_t tile = accept();
+    model.respond(tile, ev.bytes, ev.is_write != 0, ok, (double)t);
   }
 
   // Translation side (ahead > 0): the next transaction to translate, or null when the window
@@ -458,13 +462,10 @@ static double replay_run(const char *path, double bw, double data_lat, uint64_t 
       bool issued = false;
       int st = rp.poll(tt);
       if (st == Dma::ERR || st == Dma::DONE) break;
-      auto issue = [&]() {
-        bool ok = false;
-        const size_t tile = rp.accept(&ok);
-        rp.model.respond(tile, rp.ev.bytes, rp.ev.is_write != 0, ok, (double)tt);
+      if (st == Dma::READY) {
+        rp.issue_data(tt);
         issued = true;
-      };
-      if (st == Dma::READY) issue();
+      }
       if (const nmmu_event_t *xe = rp.xlate_peek()) {
         const bool ok = nmmu_translate(mem, xe->va, xe->is_write).status == NMMU_ST_OK;
         const uint64_t k = rp.xlate_send();
@@ -478,7 +479,10 @@ static double replay_run(const char *path, double bw, double data_lat, uint64_t 
       if (!issued) {
         st = rp.poll(tt);
         if (st == Dma::ERR || st == Dma::DONE) break;
-        if (st == Dma::READY) issue();
+        if (st == Dma::READY) {
+          rp.issue_data(tt);
+          issued = true;
+        }
       }
       uint64_t next = tt + 1;
       if (!issued && !rp.xlate_peek()) {
@@ -682,17 +686,11 @@ int main(int argc, char **argv) {
       break;
     }
     if (s == Dma::DONE) break;
-    // ahead mode: the data side issues the transaction READY now (its answer came earlier)
-    auto issue_data = [&]() {
-      bool ok = false;
-      const size_t tile = dma.accept(&ok);
-      dma.model.respond(tile, dma.ev.bytes, dma.ev.is_write != 0, ok, (double)now);
-    };
     bool issued_now = false;
     const nmmu_event_t *xe = nullptr;  // the request offered to the MMU
     if (ahead) {
-      if (s == Dma::READY) {
-        issue_data();
+      if (s == Dma::READY) {  // the data side issues with an answer that came earlier
+        dma.issue_data(now);
         issued_now = true;
       }
       xe = dma.xlate_peek();
@@ -770,7 +768,7 @@ int main(int argc, char **argv) {
         fatal = true;
         break;
       }
-      if (s == Dma::READY) issue_data();
+      if (s == Dma::READY) dma.issue_data(now);
     }
     quiet = (outstanding == 0 && env.idle_mem()) ? quiet + 1 : 0;
     if (env.sim.timed_out) {

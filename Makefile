@@ -120,22 +120,27 @@ $(BUILD)/tb/_runtime/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
 	  || { tail -30 $(BUILD)/tb/_runtime/build.log; exit 1; }
 	@touch $@
 
-# $(call HARNESS_RULE,name,top,harness.cpp,verilator flags,dependencies,block,trace-or-empty)
+# $(call HARNESS_RULE,name,top,harness.cpp,verilator flags,dependencies,block,trace-or-empty,top-file)
 # Builds $(BUILD)/tb/<name>/<name> from the harness's block description; it depends on the
 # block's own RTL, the shared cells, the block's model library and its harness sources only.
 # Without 'trace' (benchmark-only networks) it is built without waveform support and compiles
-# its own run-time objects (the shared ones are built for tracing).
+# its own run-time objects (the shared ones are built for tracing). A top-file (hierarchical
+# bench harnesses, 'hier' in block.toml) replaces the block's top source: a generated copy with
+# the harness's parameters as defaults (scripts/blocks.py, hier_files). The build's wall time
+# goes to $(BUILD)/tb/<name>/build_seconds (the Neu-NoC bench reports it per network size).
 define HARNESS_RULE
 $(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(if $(7),$(BUILD)/tb/_runtime/stamp)
 	@mkdir -p $(BUILD)/tb/$(1)
 	@echo "  VERILATE $(1)$(if $(7),, (no tracing))"
+	@date +%s > $(BUILD)/tb/$(1)/build_start
 	@$(VERILATOR) $(filter-out --build $(if $(7),,--trace-fst),$(VFLAGS)) --top-module $(2) $(4) -Mdir $(BUILD)/tb/$(1) -o $(1) \
 	  -CFLAGS "$(HARNESS_CFLAGS)" \
 	  -LDFLAGS "$$(abspath $$(MODEL_LIB_$(6))) -lm -lz" \
-	  $$(sort $$(filter %/$(2).v,$$(RTL_$(6)) $$(RTL_common))) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
+	  $(if $(8),$(8),$$(sort $$(filter %/$(2).v,$$(RTL_$(6)) $$(RTL_common)))) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  $(if $(7),&& cp $(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)) $(BUILD)/tb/$(1)/) \
 	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk OBJCACHE="$$(OBJCACHE_CMD)" >> $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
+	@echo $$$$(( $$$$(date +%s) - $$$$(cat $(BUILD)/tb/$(1)/build_start) )) > $(BUILD)/tb/$(1)/build_seconds
 endef
 
 # ---------------------------------------------------------------- the block descriptions

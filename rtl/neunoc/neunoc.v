@@ -29,6 +29,10 @@
 //               packet must fit in one VC (nnoc_pe_guard enforces it)
 //   DataW       data word bits; TagW: tag bits; CntW: PP counter bits (>= 1 each)
 //   Pack        1: zero-flit packing/unpacking at each ring/mesh boundary; 0: none
+//   VaPerPort, TailFree, SpecSa, SaGreedy  mesh router microarchitecture (nnoc_mesh_router; 1 = the
+//               conventional VC router's choice, 0 = the simpler first design; docs/neunoc.md)
+//   RingFair    1: send-ring routers share the channel equally among the ring's PEs
+//               (nnoc_ring_send Fair); 0: in-flight flits always win (the paper's rule)
 //   the rest    derived widths, do not set (a different value fails the build)
 //
 //            Ports and flit fields are named as in cmodel/include/neunoc.h (NNOC_PORT_E =
@@ -48,6 +52,11 @@ module neunoc #(
   parameter integer TagW   = 8,
   parameter integer CntW   = 4,
   parameter integer Pack   = 1,
+  parameter integer VaPerPort = 1,
+  parameter integer TailFree  = 1,
+  parameter integer SpecSa    = 1,
+  parameter integer SaGreedy  = 1,
+  parameter integer RingFair  = 1,
   parameter integer NR     = Cols * Rows,
   parameter integer NP     = NR * K,
   parameter integer RIdW   = (NR > 1) ? $clog2(NR) : 1,
@@ -166,7 +175,8 @@ module neunoc #(
       end else begin : gen_ring_send
         wire unused_s0 = s_ready[0];   // nothing feeds ring position 0 from upstream
         for (gp = 0; gp < K; gp = gp + 1) begin : gen_send
-          nnoc_ring_send #(.FlitW(FlitW), .SingleBit(SingleBit)) u_send (
+          nnoc_ring_send #(.FlitW(FlitW), .SingleBit(SingleBit), .Pos(gp), .Fair(RingFair))
+            u_send (
             .clk_i(clk_i), .rst_ni(rst_ni),
             .up_valid_i(s_valid[gp]), .up_ready_o(s_ready[gp]),
             .up_flit_i(s_flit[gp*FlitW +: FlitW]),
@@ -193,7 +203,8 @@ module neunoc #(
       assign to_mesh_flit[gr*FlitW +: FlitW] = pk_flit;
       assign to_mesh_ready[gr] = pk_ready;
 
-      nnoc_inject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit)) u_inject (
+      nnoc_inject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit),
+                    .TailFree(TailFree)) u_inject (
         .clk_i(clk_i), .rst_ni(rst_ni),
         .in_valid_i(pk_valid), .in_ready_o(pk_ready), .in_flit_i(pk_flit),
         .out_valid_o(rin_valid[Loc]), .out_vc_o(rin_vc[Loc*VcW +: VcW]),
@@ -286,7 +297,9 @@ module neunoc #(
       localparam [XW-1:0] XPos = X[XW-1:0];
       localparam [YW-1:0] YPos = Y[YW-1:0];
       nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
-                         .FlitW(FlitW), .SingleBit(SingleBit)) u_router (
+                         .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
+                         .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy))
+        u_router (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
         .in_valid_i     (rin_valid  [gr*NnocPorts       +: NnocPorts]),
         .in_vc_i        (rin_vc     [gr*NnocPorts*VcW   +: NnocPorts*VcW]),

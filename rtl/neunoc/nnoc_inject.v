@@ -5,9 +5,10 @@
 // Purpose:   Stream-to-link adapter in front of a mesh router's local input: takes a valid/ready
 //            flit stream (one packet after another) and drives the router's credit-flow-
 //            controlled input link. Each packet gets one of the V virtual channels at its head:
-//            the lowest VC that holds no flits downstream (all Depth credits back), the same
-//            "free = empty" rule the routers use (nnoc_mesh_router). Bodies and the tail follow
-//            on that VC as credits allow. The link output is registered.
+//            the lowest VC that holds no flits downstream (all Depth credits back), else, with
+//            TailFree = 1, the lowest VC with room for a flit (its previous packet's tail has
+//            left: the routers' rule for a unicast, nnoc_mesh_router). Bodies and the tail
+//            follow on that VC as credits allow. The link output is registered.
 //
 //            Contract: in_ready_o depends on in_flit_i (a head needs a free VC, any other flit a
 //            credit on the packet's VC); a flit moves when in_valid_i && in_ready_o.
@@ -16,6 +17,7 @@
 //   V, Depth    virtual channels (>= 1) and flits per VC (>= 1) of the router input this drives
 //   FlitW       flit width (type in the top two bits)
 //   SingleBit   head bit marking a head-only packet (0 .. FlitW-3)
+//   TailFree    1: a head may take a VC that still holds flits downstream; 0: empty VCs only
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -26,6 +28,7 @@ module nnoc_inject #(
   parameter integer Depth     = 4,
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
+  parameter integer TailFree  = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1          // VC number width
 ) (
@@ -60,6 +63,9 @@ module nnoc_inject #(
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
       `CC_PARAM_FAIL(nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3)
     end
+    if (TailFree < 0 || TailFree > 1) begin : gen_check_tail_free
+      `CC_PARAM_FAIL(nnoc_inject__TailFree_must_be_0_or_1)
+    end
     if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
       `CC_PARAM_FAIL(nnoc_inject__VcW_is_derived_and_must_not_be_set)
     end
@@ -81,7 +87,15 @@ module nnoc_inject #(
   always @* begin
     free_vc  = {VcW{1'b0}};
     free_any = 1'b0;
-    for (v = V - 1; v >= 0; v = v - 1) begin
+    if (TailFree != 0) begin
+      for (v = V - 1; v >= 0; v = v - 1) begin
+        if (credit_q[v*CrW +: CrW] != {CrW{1'b0}}) begin
+          free_vc  = v[VcW-1:0];
+          free_any = 1'b1;
+        end
+      end
+    end
+    for (v = V - 1; v >= 0; v = v - 1) begin   // an empty VC first
       if (credit_q[v*CrW +: CrW] == CrFull) begin
         free_vc  = v[VcW-1:0];
         free_any = 1'b1;

@@ -7,26 +7,31 @@
 //            Five ports, each a flit link in (valid, VC, flit) with a credit return, and a flit
 //            link out with credits coming back: 0 local, 1 east, 2 west, 3 north, 4 south.
 //
-//            Pipeline of a head flit (one hop = 3 cycles; bodies and tails 2):
-//              BW/RC  the flit is written into its VC's FIFO; a head's output ports (nnoc_route
-//                     on its destination bit string) are registered with it.
-//              VA     one head per cycle (round-robin over all input VCs) is given one output VC
-//                     on every port it needs at once, or none: only when each of those ports has
-//                     a free VC (not allocated and holding no flits, i.e. all credits back).
-//              SA/ST  separable switch allocation: each input port picks one of its active VCs
-//                     (round-robin), each output port picks one of the inputs asking for it
+//            Pipeline of a head flit (one hop = 2 cycles with SpecSa = 1, 3 with SpecSa = 0;
+//            bodies and tails 2):
+//              BW/RC  the flit is written into its VC's FIFO with its output ports (nnoc_route on
+//                     a head's destination bit string), so a VC may hold packets back to back.
+//              VA     a head at the front of a VC whose previous packet has gone asks for one
+//                     output VC on every port it needs at once, or none (nnoc_va_alloc: greedy
+//                     in rotating order, one VC per output port per cycle with VaPerPort = 1,
+//                     one head per router per cycle with VaPerPort = 0; starvation-free).
+//              SA/ST  separable switch allocation: each input port picks one of its VCs
+//                     (round-robin), each output port one of the inputs asking for it
 //                     (round-robin); granted flits go through the crossbar into the output
-//                     register, which drives the link. A multicast flit leaves its FIFO once
-//                     every port it needs has sent it (ports may send it in different cycles).
+//                     register, which drives the link. With SpecSa = 1 a head asks in the cycle
+//                     of its VA (speculatively: used only if VA grants it, and below every
+//                     non-speculative request at both stages). A multicast flit leaves its FIFO
+//                     once every port it needs has sent it (ports may send in different cycles).
 //            A head leaving on a port carries only the destinations that port serves.
 //
-//            Why the "free = empty" VC rule: a VC then holds flits of one packet only, so a
-//            head is always the first flit of an empty FIFO (routing at write time), and a
-//            multicast packet that fits in one VC (1 + words <= Depth, the network's rule)
-//            always drains into the VCs it was given. With all-or-none VC allocation no
-//            multicast waits while holding output VCs, and under XY routing every wait is for a
-//            channel later in X-then-Y order: the network is deadlock-free. Unicast packets
-//            may be longer than a VC (plain wormhole).
+//            Output VCs (see "output side state"): a multicast head takes only empty VCs (no
+//            owner, all credits back), so a packet that fits in one VC (1 + words <= Depth,
+//            the network's rule) always drains out of the fork: no fork ever blocks. With
+//            all-or-none VC allocation no multicast waits while holding output VCs, and under
+//            XY routing every wait is for a channel later in X-then-Y order: the network is
+//            deadlock-free. A unicast head takes a VC whose last packet's tail has left
+//            (TailFree = 1, conventional credit-based reuse) or only an empty one (TailFree =
+//            0). Unicast packets may be longer than a VC (plain wormhole).
 //
 //            A head whose destination string is empty (no port) is dropped with its packet
 //            (drop_o pulses per flit); the network guard (nnoc_pe_guard) keeps such heads out.
@@ -43,6 +48,12 @@
 //   FlitW       flit width: type in [FlitW-1:FlitW-2], destination string in [NR-1:0]
 //   SingleBit   bit of a head flit that marks a head-only packet (NR .. FlitW-3: above the
 //               destination string, below the type)
+//   VaPerPort   1: VC allocation grants one VC per output port per cycle; 0: one head per cycle
+//   TailFree    1: a unicast head may take an output VC once the previous packet's tail has
+//               left it; 0: only once the VC is empty downstream (all credits back)
+//   SpecSa      1: heads request the switch speculatively in their VA cycle (2-cycle hops)
+//   SaGreedy    1: switch allocation is a greedy maximal matching (nnoc_sa_greedy); 0: a
+//               separable input-first allocator of round-robin arbiters
 //
 //            Ports and flit types are numbered as in cmodel/include/neunoc.h (NNOC_PORT_E =
 //            NnocPortE, NNOC_HEAD = NnocHead, ...).
@@ -58,6 +69,10 @@ module nnoc_mesh_router #(
   parameter integer Depth     = 4,
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
+  parameter integer VaPerPort = 1,
+  parameter integer TailFree  = 1,
+  parameter integer SpecSa    = 1,
+  parameter integer SaGreedy  = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
   parameter integer XW        = (Cols > 1) ? $clog2(Cols) : 1,   // column number width
@@ -89,7 +104,6 @@ module nnoc_mesh_router #(
   localparam [31:0] VcsU = V;
   localparam integer CrW = $clog2(Depth + 1);
   localparam [CrW-1:0] CrFull = Depth[CrW-1:0];
-  localparam [1:0] StIdle = 2'd0, StWaitVa = 2'd1, StActive = 2'd2;
   // Flit type field and codes, named as in cmodel/include/neunoc.h (NNOC_TYPE_BITS,
   // NNOC_HEAD, ...).
   localparam integer NnocTypeBits = 2;
@@ -113,6 +127,10 @@ module nnoc_mesh_router #(
     if (SingleBit < NR || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
       `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3)
     end
+    if (VaPerPort < 0 || VaPerPort > 1 || TailFree < 0 || TailFree > 1 || SpecSa < 0 ||
+        SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1) begin : gen_check_modes
+      `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_must_be_0_or_1)
+    end
     if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
       `CC_PARAM_FAIL(nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set)
@@ -126,39 +144,63 @@ module nnoc_mesh_router #(
     .x_i(x_i), .y_i(y_i), .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
 
   // ---------------------------------------------------------------- output side state
+  // An output VC is "empty" when no packet owns it and all its credits are back (the
+  // downstream FIFO is empty), "idle" when no packet owns it and it has room for a flit.
+  // A multicast head (more than one port) needs empty VCs, so its whole packet (at most Depth
+  // flits, the network's rule) drains into them whatever happens downstream: a fork never
+  // blocks. A unicast head needs an idle VC with TailFree = 1 (a VC is reused as soon as the
+  // tail of its last packet has left, as in conventional credit-based routers), an empty one
+  // with TailFree = 0. Among the VCs it may take, a head takes the lowest empty one, else the
+  // lowest idle one, so packets spread over the VCs and rarely queue behind one another.
   reg  [NI*CrW-1:0]    credit_q;      // output VC w of port o at [(o*V + w)*CrW +: CrW]
   reg  [NI-1:0]        alloc_q;       // output VC w of port o owned by a packet
-  wire [NI-1:0]        vc_free;
-  wire [NnocPorts-1:0] port_free;
-  reg  [VcW-1:0]       first_free [0:NnocPorts-1];
+  wire [NI-1:0]        vc_empty;
+  wire [NI-1:0]        vc_idle;
+  wire [NnocPorts-1:0] port_empty;    // the port has an empty VC (what a multicast needs)
+  wire [NnocPorts-1:0] port_uni;      // the port has a VC a unicast head may take
+  reg  [VcW-1:0]       first_empty [0:NnocPorts-1];
+  reg  [VcW-1:0]       first_uni   [0:NnocPorts-1];
 
   genvar go, gw, gi, gp;
   generate
     for (go = 0; go < NnocPorts; go = go + 1) begin : gen_free
       for (gw = 0; gw < V; gw = gw + 1) begin : gen_vc
-        assign vc_free[go*V+gw] = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] == CrFull;
+        assign vc_empty[go*V+gw] = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] == CrFull;
+        assign vc_idle[go*V+gw]  = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] != {CrW{1'b0}};
       end
-      assign port_free[go] = |vc_free[go*V +: V];
+      assign port_empty[go] = |vc_empty[go*V +: V];
+      assign port_uni[go]   = (TailFree != 0) ? |vc_idle[go*V +: V] : port_empty[go];
     end
   endgenerate
 
   integer fo, fw;
   always @* begin
     for (fo = 0; fo < NnocPorts; fo = fo + 1) begin
-      first_free[fo] = {VcW{1'b0}};
+      first_empty[fo] = {VcW{1'b0}};
+      first_uni[fo]   = {VcW{1'b0}};
       for (fw = V - 1; fw >= 0; fw = fw - 1) begin
-        if (vc_free[fo*V+fw]) first_free[fo] = fw[VcW-1:0];
+        if (vc_idle[fo*V+fw] && TailFree != 0) first_uni[fo] = fw[VcW-1:0];
+      end
+      for (fw = V - 1; fw >= 0; fw = fw - 1) begin
+        if (vc_empty[fo*V+fw]) begin
+          first_empty[fo] = fw[VcW-1:0];
+          first_uni[fo]   = fw[VcW-1:0];
+        end
       end
     end
   end
 
   // ---------------------------------------------------------------- input VCs
-  wire [NI-1:0]       fifo_valid;
-  wire [NI*FlitW-1:0] fifo_flit;
-  wire [NI-1:0]       fifo_pop;
-  reg  [1:0]          state_q [0:NI-1];
-  reg  [NnocPorts-1:0] route_q [0:NI-1];
-  reg  [NnocPorts-1:0] sent_q  [0:NI-1];
+  // Each FIFO entry carries its flit and, for a head, the head's output ports (RC at write
+  // time: nnoc_route on the destination string), so a VC may hold packets back to back.
+  localparam integer EntW = FlitW + NnocPorts;
+  wire [NI-1:0]                 fifo_valid;
+  wire [NI*FlitW-1:0]           fifo_flit;
+  wire [NI*NnocPorts-1:0]       fifo_route;    // the front head's ports (valid for a head)
+  wire [NI-1:0]                 fifo_pop;
+  reg  [NI-1:0]                 active_q;      // the VC's packet owns its output VCs
+  reg  [NnocPorts-1:0]          route_q [0:NI-1];
+  reg  [NnocPorts-1:0]          sent_q  [0:NI-1];
   // VC i's output VC on port o at [(i*NnocPorts + o)*VcW +: VcW]
   reg  [NI*NnocPorts*VcW-1:0]   ovc_q;
   // nnoc_route of each input port's incoming flit: port p's at [p*NnocPorts +: NnocPorts]
@@ -175,12 +217,15 @@ module nnoc_mesh_router #(
       wire push = in_valid_i[gi/V] && in_vc_i[(gi/V)*VcW +: VcW] == vc_of(gi);
       wire unused_in_ready;
       wire [$clog2(Depth+1)-1:0] unused_count;
-      cc_fifo #(.Width(FlitW), .Depth(Depth)) u_fifo (
+      wire [EntW-1:0] ent;
+      cc_fifo #(.Width(EntW), .Depth(Depth)) u_fifo (
         .clk_i(clk_i), .rst_ni(rst_ni), .clr_i(1'b0),
         .in_valid_i(push), .in_ready_o(unused_in_ready),
-        .in_data_i(in_flit_i[(gi/V)*FlitW +: FlitW]),
+        .in_data_i({in_route[(gi/V)*NnocPorts +: NnocPorts], in_flit_i[(gi/V)*FlitW +: FlitW]}),
         .out_valid_o(fifo_valid[gi]), .out_ready_i(fifo_pop[gi]),
-        .out_data_o(fifo_flit[gi*FlitW +: FlitW]), .count_o(unused_count));
+        .out_data_o(ent), .count_o(unused_count));
+      assign fifo_flit[gi*FlitW +: FlitW]          = ent[FlitW-1:0];
+      assign fifo_route[gi*NnocPorts +: NnocPorts] = ent[EntW-1:FlitW];
     end
   endgenerate
 
@@ -201,24 +246,52 @@ module nnoc_mesh_router #(
               (f[FlitW-1 -: NnocTypeBits] == NnocHead && f[SingleBit]);
   endfunction
 
+  function automatic is_multi(input [NnocPorts-1:0] r);   // more than one port
+    is_multi = (r & (r - {{(NnocPorts-1){1'b0}}, 1'b1})) != {NnocPorts{1'b0}};
+  endfunction
+
   // ---------------------------------------------------------------- VC allocation
-  wire [NI-1:0] va_req;
-  wire [NI-1:0] unused_va_gnt;
-  wire [((NI > 1) ? $clog2(NI) : 1)-1:0] va_idx;
-  wire          va_valid;
-  wire [31:0]   va_idx_i = {{(32 - ((NI > 1) ? $clog2(NI) : 1)){1'b0}}, va_idx};
+  // A head waits at the front of an input VC whose previous packet has gone (not active).
+  wire [NI-1:0] head_wait;
+  wire [NI-1:0] head_ok;     // every port it needs has a VC of its kind free now
+  wire [NI-1:0] va_gnt;
   generate
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_va_req
-      assign va_req[gi] = state_q[gi] == StWaitVa &&
-                          (route_q[gi] & ~port_free) == {NnocPorts{1'b0}};
+      wire [NnocPorts-1:0] r = fifo_route[gi*NnocPorts +: NnocPorts];
+      assign head_wait[gi] = !active_q[gi] && fifo_valid[gi] &&
+                             fifo_flit[gi*FlitW + FlitW - 1 -: NnocTypeBits] == NnocHead;
+      assign head_ok[gi] = (r & ~(is_multi(r) ? port_empty : port_uni)) == {NnocPorts{1'b0}};
     end
   endgenerate
-  cc_rr_arbiter #(.N(NI)) u_va_arb (
-    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(va_req), .ack_i(va_valid),
-    .gnt_o(unused_va_gnt), .gnt_idx_o(va_idx), .gnt_valid_o(va_valid));
+  nnoc_va_alloc #(.N(NI), .P(NnocPorts), .PerPort(VaPerPort)) u_va (
+    .clk_i(clk_i), .rst_ni(rst_ni), .wait_i(head_wait), .ok_i(head_ok), .need_i(fifo_route),
+    .gnt_o(va_gnt));
+
+  // The output VC each port gives this cycle (at most one grant per port), and to which kind.
+  reg [NnocPorts-1:0] va_port;                 // port o gives a VC this cycle
+  reg [VcW-1:0]       va_vc [0:NnocPorts-1];   // ... this one
+  integer vi, vo;
+  always @* begin
+    va_port = {NnocPorts{1'b0}};
+    for (vo = 0; vo < NnocPorts; vo = vo + 1) va_vc[vo] = first_uni[vo];
+    for (vi = 0; vi < NI; vi = vi + 1) begin
+      if (va_gnt[vi]) begin
+        va_port = va_port | fifo_route[vi*NnocPorts +: NnocPorts];
+        if (is_multi(fifo_route[vi*NnocPorts +: NnocPorts])) begin
+          for (vo = 0; vo < NnocPorts; vo = vo + 1) begin
+            if (fifo_route[vi*NnocPorts + vo]) va_vc[vo] = first_empty[vo];
+          end
+        end
+      end
+    end
+  end
 
   // ---------------------------------------------------------------- switch allocation
-  // credit_ok[i*NnocPorts + o]: VC i's output VC on port o has room for one flit
+  // The ports a VC's front flit still has to go to, and whether it may use each now:
+  // active VCs ask for ports whose output VC has a credit (non-speculative); with SpecSa = 1 a
+  // waiting head whose VCs are free asks too, in the cycle of its VC allocation
+  // (speculative): it goes only if the allocation grants it, and loses to every
+  // non-speculative request at both stages of the switch allocator.
   reg  [NI*NnocPorts-1:0] credit_ok;
   integer ci, co;
   always @* begin
@@ -231,65 +304,123 @@ module nnoc_mesh_router #(
     end
   end
 
-  wire [NI-1:0] sa_cand;     // active VC with a flit that can use at least one port now
+  wire [NI-1:0] ns_cand;     // active VC with a flit that can use at least one port now
+  wire [NI-1:0] sp_cand;     // waiting head whose VCs are free (speculative request)
   wire [NI-1:0] drop_cand;   // active VC whose head had no destination
+  wire [NI*NnocPorts-1:0] vc_want;   // ports VC i asks for
+  wire [NI*NnocPorts-1:0] vc_route;  // all ports of VC i's packet
   generate
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_sa_cand
-      assign drop_cand[gi] = state_q[gi] == StActive && fifo_valid[gi] &&
-                             route_q[gi] == {NnocPorts{1'b0}};
-      assign sa_cand[gi] = state_q[gi] == StActive && fifo_valid[gi] &&
-                           ((|(route_q[gi] & ~sent_q[gi] & credit_ok[gi*NnocPorts +: NnocPorts])) ||
-                            drop_cand[gi]);
+      assign vc_route[gi*NnocPorts +: NnocPorts] = active_q[gi] ? route_q[gi] :
+                                                   fifo_route[gi*NnocPorts +: NnocPorts];
+      assign drop_cand[gi] = active_q[gi] && fifo_valid[gi] && route_q[gi] == {NnocPorts{1'b0}};
+      assign vc_want[gi*NnocPorts +: NnocPorts] = active_q[gi] ?
+          (route_q[gi] & ~sent_q[gi] & credit_ok[gi*NnocPorts +: NnocPorts]) :
+          fifo_route[gi*NnocPorts +: NnocPorts];
+      assign ns_cand[gi] = active_q[gi] && fifo_valid[gi] &&
+                           ((|vc_want[gi*NnocPorts +: NnocPorts]) || drop_cand[gi]);
+      assign sp_cand[gi] = (SpecSa != 0) && head_wait[gi] && head_ok[gi] &&
+                           (|fifo_route[gi*NnocPorts +: NnocPorts]);
     end
   endgenerate
 
   wire [VcW-1:0]           in_sel   [0:NnocPorts-1];  // VC chosen by each input port
   wire [NnocPorts-1:0]     in_sel_v;
-  wire [NnocPorts-1:0]     in_gnt_any;      // an output took input port p's flit this cycle
-  wire [NnocPorts-1:0]     in_req_o [0:NnocPorts-1];  // [o][p]: input p's VC asks for output o
-  wire [NnocPorts*PortIdW-1:0] out_src;     // input port granted by output o, PortIdW bits each
-  wire [NnocPorts-1:0]     out_gnt_v;
+  wire [NnocPorts-1:0]     in_spec;         // ... and its request is speculative
+  wire [NnocPorts*NnocPorts-1:0] gnt_mat;   // outputs that take input port p's flit now
+  wire [NnocPorts-1:0]     is_drop;         // input port p drops its chosen VC's flit
 
   generate
-    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sa_in
-      wire [V-1:0]         unused_gnt;
-      wire [VcW-1:0]       idx;
-      wire [NnocPorts-1:0] want;
-      wire                 is_drop;
-      cc_rr_arbiter #(.N(V)) u_in_arb (
-        .clk_i(clk_i), .rst_ni(rst_ni), .req_i(sa_cand[gp*V +: V]),
-        .ack_i(in_gnt_any[gp] || is_drop),
-        .gnt_o(unused_gnt), .gnt_idx_o(idx), .gnt_valid_o(in_sel_v[gp]));
-      assign in_sel[gp] = idx;
-      assign is_drop = in_sel_v[gp] && drop_cand[gp*VcsU + ext_vc(idx)];
-      assign want = in_sel_v[gp] ?
-                    (route_q[gp*VcsU + ext_vc(idx)] & ~sent_q[gp*VcsU + ext_vc(idx)] &
-                     credit_ok[(gp*VcsU + ext_vc(idx))*NnocPorts +: NnocPorts]) : {NnocPorts{1'b0}};
-      for (go = 0; go < NnocPorts; go = go + 1) begin : gen_req
-        assign in_req_o[go][gp] = want[go];
+    if (SaGreedy == 0) begin : gen_sa_sep
+      // Separable, input first: each input port picks one VC (round-robin, non-speculative
+      // candidates first), each output port one of the inputs asking for it (round-robin,
+      // non-speculative first). A speculative grant is used only if the head got its VCs in
+      // the same cycle; otherwise the output stays idle this cycle.
+      wire [NnocPorts-1:0]     in_gnt_any;      // an output took input port p's flit
+      wire [NnocPorts-1:0]     in_va_gnt;       // input p's chosen VC got its VCs this cycle
+      wire [NnocPorts-1:0]     in_req_o [0:NnocPorts-1];  // [o][p]: input p asks for output o
+      for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sa_in
+        wire [V-1:0]         unused_ns_gnt, unused_sp_gnt;
+        wire [VcW-1:0]       ns_idx, sp_idx;
+        wire                 ns_v, sp_v;
+        wire [NnocPorts-1:0] want;
+        cc_rr_arbiter #(.N(V)) u_in_arb (
+          .clk_i(clk_i), .rst_ni(rst_ni), .req_i(ns_cand[gp*V +: V]),
+          .ack_i(in_gnt_any[gp] || is_drop[gp]),
+          .gnt_o(unused_ns_gnt), .gnt_idx_o(ns_idx), .gnt_valid_o(ns_v));
+        cc_rr_arbiter #(.N(V)) u_in_spec_arb (
+          .clk_i(clk_i), .rst_ni(rst_ni), .req_i(sp_cand[gp*V +: V]),
+          .ack_i(in_gnt_any[gp] && !ns_v),
+          .gnt_o(unused_sp_gnt), .gnt_idx_o(sp_idx), .gnt_valid_o(sp_v));
+        assign in_sel[gp]    = ns_v ? ns_idx : sp_idx;
+        assign in_sel_v[gp]  = ns_v || sp_v;
+        assign in_spec[gp]   = !ns_v && sp_v;
+        assign in_va_gnt[gp] = va_gnt[gp*VcsU + ext_vc(in_sel[gp])];
+        assign is_drop[gp]   = ns_v && drop_cand[gp*VcsU + ext_vc(ns_idx)];
+        assign want = in_sel_v[gp] ?
+                      vc_want[(gp*VcsU + ext_vc(in_sel[gp]))*NnocPorts +: NnocPorts] :
+                      {NnocPorts{1'b0}};
+        for (go = 0; go < NnocPorts; go = go + 1) begin : gen_req
+          assign in_req_o[go][gp] = want[go];
+        end
+        assign in_gnt_any[gp] = |gnt_mat[gp*NnocPorts +: NnocPorts];
       end
-    end
-    for (go = 0; go < NnocPorts; go = go + 1) begin : gen_sa_out
-      wire [NnocPorts-1:0] unused_gnt;
-      cc_rr_arbiter #(.N(NnocPorts)) u_out_arb (
-        .clk_i(clk_i), .rst_ni(rst_ni), .req_i(in_req_o[go]), .ack_i(out_gnt_v[go]),
-        .gnt_o(unused_gnt), .gnt_idx_o(out_src[go*PortIdW +: PortIdW]),
-        .gnt_valid_o(out_gnt_v[go]));
+      for (go = 0; go < NnocPorts; go = go + 1) begin : gen_sa_out
+        wire [NnocPorts-1:0] unused_ns_gnt, unused_sp_gnt;
+        wire [NnocPorts-1:0] ns_req = in_req_o[go] & ~in_spec;
+        wire [NnocPorts-1:0] sp_req = in_req_o[go] & in_spec;
+        wire [PortIdW-1:0]   ns_src, sp_src;
+        wire                 ns_v, sp_v;
+        wire                 fire = ns_v || (sp_v && in_va_gnt[sp_src]);
+        cc_rr_arbiter #(.N(NnocPorts)) u_out_arb (
+          .clk_i(clk_i), .rst_ni(rst_ni), .req_i(ns_req), .ack_i(ns_v),
+          .gnt_o(unused_ns_gnt), .gnt_idx_o(ns_src), .gnt_valid_o(ns_v));
+        cc_rr_arbiter #(.N(NnocPorts)) u_out_spec_arb (
+          .clk_i(clk_i), .rst_ni(rst_ni), .req_i(sp_req), .ack_i(fire && !ns_v),
+          .gnt_o(unused_sp_gnt), .gnt_idx_o(sp_src), .gnt_valid_o(sp_v));
+        for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_mat
+          assign gnt_mat[gp*NnocPorts + go] = fire && (ns_v ? ns_src : sp_src) == gp[PortIdW-1:0];
+        end
+      end
+    end else begin : gen_sa_greedy
+      // Greedy maximal matching (nnoc_sa_greedy); a speculative head is a candidate only when
+      // its VA succeeds in this cycle, so no output slot is spent on a failed speculation.
+      wire [NnocPorts*VcW-1:0] sel;
+      nnoc_sa_greedy #(.NP(NnocPorts), .V(V)) u_sa (
+        .clk_i(clk_i), .rst_ni(rst_ni), .ns_i(ns_cand), .drop_i(drop_cand),
+        .sp_i(sp_cand & va_gnt), .want_i(vc_want), .sel_o(sel), .sel_v_o(in_sel_v),
+        .spec_o(in_spec), .gnt_o(gnt_mat));
+      for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sel
+        assign in_sel[gp]  = sel[gp*VcW +: VcW];
+        assign is_drop[gp] = in_sel_v[gp] && !in_spec[gp] && drop_cand[gp*VcsU + ext_vc(in_sel[gp])];
+      end
     end
   endgenerate
 
-  // granted[p]: outputs that took input p's flit this cycle
-  reg [NnocPorts-1:0] granted [0:NnocPorts-1];
+  // granted[p]: outputs that took input p's flit this cycle; per output the input it took
+  // (out_src), whether it sends (out_gnt_v) and whether that flit was a speculative head
+  wire [NnocPorts-1:0]         granted [0:NnocPorts-1];
+  reg  [NnocPorts*PortIdW-1:0] out_src;
+  reg  [NnocPorts-1:0]         out_gnt_v;
+  reg  [NnocPorts-1:0]         out_spec;
   integer gp2, go2;
   always @* begin
-    for (gp2 = 0; gp2 < NnocPorts; gp2 = gp2 + 1) granted[gp2] = {NnocPorts{1'b0}};
+    out_src   = {NnocPorts*PortIdW{1'b0}};
+    out_gnt_v = {NnocPorts{1'b0}};
+    out_spec  = {NnocPorts{1'b0}};
     for (go2 = 0; go2 < NnocPorts; go2 = go2 + 1) begin
-      if (out_gnt_v[go2]) granted[out_src[go2*PortIdW +: PortIdW]][go2] = 1'b1;
+      for (gp2 = 0; gp2 < NnocPorts; gp2 = gp2 + 1) begin
+        if (gnt_mat[gp2*NnocPorts + go2]) begin
+          out_src[go2*PortIdW +: PortIdW] = gp2[PortIdW-1:0];
+          out_gnt_v[go2] = 1'b1;
+          out_spec[go2]  = in_spec[gp2];
+        end
+      end
     end
   end
   generate
-    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_gnt_any
-      assign in_gnt_any[gp] = |granted[gp];
+    for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_granted
+      assign granted[gp] = gnt_mat[gp*NnocPorts +: NnocPorts];
     end
   endgenerate
 
@@ -298,9 +429,10 @@ module nnoc_mesh_router #(
   generate
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_pop
       wire chosen = in_sel_v[gi/V] && in_sel[gi/V] == vc_of(gi);
+      wire [NnocPorts-1:0] done = (active_q[gi] ? sent_q[gi] : {NnocPorts{1'b0}}) | granted[gi/V];
       assign vc_granted[gi] = chosen && |granted[gi/V];
-      assign fifo_pop[gi] = chosen && (drop_cand[gi] ||
-                            (|granted[gi/V] && (sent_q[gi] | granted[gi/V]) == route_q[gi]));
+      assign fifo_pop[gi] = chosen && (is_drop[gi/V] ||
+                            (|granted[gi/V] && done == vc_route[gi*NnocPorts +: NnocPorts]));
     end
   endgenerate
 
@@ -308,31 +440,26 @@ module nnoc_mesh_router #(
   integer si, sp;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ovc_q <= {NI*NnocPorts*VcW{1'b0}};
+      ovc_q    <= {NI*NnocPorts*VcW{1'b0}};
+      active_q <= {NI{1'b0}};
       for (si = 0; si < NI; si = si + 1) begin
-        state_q[si] <= StIdle;
         route_q[si] <= {NnocPorts{1'b0}};
         sent_q[si]  <= {NnocPorts{1'b0}};
       end
     end else begin
       for (si = 0; si < NI; si = si + 1) begin
-        // a head arrives only in an empty, idle VC (the upstream allocates empty VCs only)
-        if (state_q[si] == StIdle && in_valid_i[si/V] && in_vc_i[(si/V)*VcW +: VcW] == vc_of(si) &&
-            in_flit_i[(si/V)*FlitW + FlitW - 1 -: NnocTypeBits] == NnocHead) begin
-          state_q[si] <= StWaitVa;
-          route_q[si] <= in_route[(si/V)*NnocPorts +: NnocPorts];
-        end
-        if (va_valid && va_idx_i == si) begin
-          state_q[si] <= StActive;
+        if (va_gnt[si]) begin
+          active_q[si] <= 1'b1;
+          route_q[si]  <= fifo_route[si*NnocPorts +: NnocPorts];
           for (sp = 0; sp < NnocPorts; sp = sp + 1) begin
-            if (route_q[si][sp]) ovc_q[(si*NnocPorts+sp)*VcW +: VcW] <= first_free[sp];
+            if (fifo_route[si*NnocPorts + sp]) ovc_q[(si*NnocPorts+sp)*VcW +: VcW] <= va_vc[sp];
           end
         end
         if (fifo_pop[si]) begin
           sent_q[si] <= {NnocPorts{1'b0}};
-          if (is_last(fifo_flit[si*FlitW +: FlitW])) state_q[si] <= StIdle;
+          if (is_last(fifo_flit[si*FlitW +: FlitW])) active_q[si] <= 1'b0;
         end else if (vc_granted[si]) begin
-          sent_q[si] <= sent_q[si] | granted[si/V];
+          sent_q[si] <= (active_q[si] ? sent_q[si] : {NnocPorts{1'b0}}) | granted[si/V];
         end
       end
     end
@@ -352,7 +479,8 @@ module nnoc_mesh_router #(
       wire [31:0] src_p = {{(32-PortIdW){1'b0}}, out_src[go*PortIdW +: PortIdW]};
       wire [31:0] src   = src_p * VcsU + ext_vc(in_sel[out_src[go*PortIdW +: PortIdW]]);
       wire [FlitW-1:0] f = fifo_flit[src*FlitW +: FlitW];
-      assign xbar_vc[go*VcW +: VcW] = ovc_q[(src*NnocPorts+go)*VcW +: VcW];
+      // a speculative head goes on the VC its port gives it in this cycle
+      assign xbar_vc[go*VcW +: VcW] = out_spec[go] ? va_vc[go] : ovc_q[(src*NnocPorts+go)*VcW +: VcW];
       // a head carries on only the destinations this port serves
       assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: NnocTypeBits] == NnocHead) ?
           {f[FlitW-1:NR], f[NR-1:0] & port_mask[go*NR +: NR]} : f;
@@ -375,15 +503,12 @@ module nnoc_mesh_router #(
           credit_q[(ro*V+rw)*CrW +: CrW] <= credit_q[(ro*V+rw)*CrW +: CrW]
               - {{(CrW-1){1'b0}}, out_gnt_v[ro] && xbar_vc[ro*VcW +: VcW] == vc_of(rw)}
               + {{(CrW-1){1'b0}}, out_credit_i[ro] && out_credit_vc_i[ro*VcW +: VcW] == vc_of(rw)};
-          if (out_gnt_v[ro] && xbar_vc[ro*VcW +: VcW] == vc_of(rw) &&
-              is_last(xbar_flit[ro*FlitW +: FlitW])) begin
-            alloc_q[ro*V+rw] <= 1'b0;
-          end
-        end
-      end
-      if (va_valid) begin
-        for (ro = 0; ro < NnocPorts; ro = ro + 1) begin
-          if (route_q[va_idx][ro]) alloc_q[ro*VcsU + ext_vc(first_free[ro])] <= 1'b1;
+          // owned from its allocation until its packet's last flit is sent (both in one
+          // cycle for a single-flit head sent speculatively)
+          alloc_q[ro*V+rw] <= (alloc_q[ro*V+rw] ||
+                               (va_port[ro] && va_vc[ro] == vc_of(rw))) &&
+                              !(out_gnt_v[ro] && xbar_vc[ro*VcW +: VcW] == vc_of(rw) &&
+                                is_last(xbar_flit[ro*FlitW +: FlitW]));
         end
       end
     end

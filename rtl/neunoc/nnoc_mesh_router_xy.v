@@ -23,6 +23,10 @@ module nnoc_mesh_router_xy #(
   parameter integer Depth     = 4,
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
+  parameter integer VaPerPort = 1,
+  parameter integer TailFree  = 1,
+  parameter integer SpecSa    = 1,
+  parameter integer SaGreedy  = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
   parameter integer XW        = (Cols > 1) ? $clog2(Cols) : 1,   // column number width
@@ -59,7 +63,8 @@ module nnoc_mesh_router_xy #(
   endgenerate
 
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
-                     .SingleBit(SingleBit)) u_router (
+                     .SingleBit(SingleBit), .VaPerPort(VaPerPort), .TailFree(TailFree),
+                     .SpecSa(SpecSa), .SaGreedy(SaGreedy)) u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
     .in_valid_i(in_valid_i), .in_vc_i(in_vc_i), .in_flit_i(in_flit_i),
     .in_credit_o(in_credit_o), .in_credit_vc_o(in_credit_vc_o),

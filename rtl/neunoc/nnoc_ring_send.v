@@ -7,13 +7,21 @@
 //            mesh router. Allocation is per packet (wormhole, flits of two packets never mix)
 //            and flits in flight win: at a packet boundary the upstream packet goes first, and
 //            the PE's packet goes when no upstream flit is waiting (once offered, a head is not
-//            taken back, so an upstream flit arriving a cycle later waits for that packet). The
-//            output is a skid buffer: one cycle pass-through, with registered valid and ready in
-//            both directions. Both inputs have the hold checker (cc_hold_check).
+//            taken back, so an upstream flit arriving a cycle later waits for that packet).
+//            With Fair = 1 in-flight flits win only until Pos upstream packets have won against
+//            a waiting PE packet; then the PE's packet goes first. Ring position Pos has Pos
+//            PEs upstream, so under saturation every PE of the ring gets the same share of the
+//            channel (with Fair = 0, the paper's rule, the PEs nearest the mesh router wait for
+//            gaps in everyone else's traffic and their queues grow first).
+//            The output is a skid buffer: one cycle pass-through, with registered valid and
+//            ready in both directions. Both inputs have the hold checker (cc_hold_check).
 //
 // Parameters:
 //   FlitW, SingleBit   flit width and head-only bit (as nnoc_mesh_router; SingleBit below the
 //                      type field, 0 .. FlitW-3)
+//   Pos                ring position (0 .. 255): PEs upstream of this one
+//   Fair               1: the PE's packet goes first after Pos contested upstream wins; 0: in-
+//                      flight flits always win (the paper)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -21,7 +29,9 @@
 
 module nnoc_ring_send #(
   parameter integer FlitW     = 24,
-  parameter integer SingleBit = 20
+  parameter integer SingleBit = 20,
+  parameter integer Pos       = 0,
+  parameter integer Fair      = 1
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
@@ -47,11 +57,23 @@ module nnoc_ring_send #(
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
       `CC_PARAM_FAIL(nnoc_ring_send__SingleBit_must_be_0_to_FlitW_minus_3)
     end
+    if (Pos < 0 || Pos > 255) begin : gen_check_pos
+      `CC_PARAM_FAIL(nnoc_ring_send__Pos_must_be_0_to_255)
+    end
+    if (Fair < 0 || Fair > 1) begin : gen_check_fair
+      `CC_PARAM_FAIL(nnoc_ring_send__Fair_must_be_0_or_1)
+    end
   endgenerate
   localparam [1:0] OwnNone = 2'd0, OwnUp = 2'd1, OwnPe = 2'd2;
 
-  reg  [1:0] own_q;   // input whose packet is passing (OwnNone at a packet boundary)
-  wire [1:0] own = (own_q != OwnNone) ? own_q : (up_valid_i ? OwnUp : OwnPe);
+  localparam integer WonW = 8;
+  localparam [WonW-1:0] Quota = Pos[WonW-1:0];
+
+  reg  [1:0]      own_q;   // input whose packet is passing (OwnNone at a packet boundary)
+  reg  [WonW-1:0] won_q;   // upstream packets that went first while the PE's packet waited
+  wire            pe_turn = Fair != 0 && pe_valid_i && won_q == Quota;   // won_q stops at Quota
+  wire [1:0]      own = (own_q != OwnNone) ? own_q : ((up_valid_i && !pe_turn) ? OwnUp : OwnPe);
+  wire            choose = own_q == OwnNone && (up_valid_i || pe_valid_i);   // boundary decision
 
   wire             sel_valid = (own == OwnUp) ? up_valid_i : pe_valid_i;
   wire [FlitW-1:0] sel_flit  = (own == OwnUp) ? up_flit_i : pe_flit_i;
@@ -69,6 +91,12 @@ module nnoc_ring_send #(
     if (!rst_ni)         own_q <= OwnNone;
     else if (fire)       own_q <= last ? OwnNone : own;
     else if (sel_valid)  own_q <= own;
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) won_q <= {WonW{1'b0}};
+    else if (choose && own == OwnPe) won_q <= {WonW{1'b0}};
+    else if (choose && pe_valid_i && won_q != Quota) won_q <= won_q + 1'b1;
   end
 
   // Simulation-only checks of the producers' side of both input streams (the output buffer checks

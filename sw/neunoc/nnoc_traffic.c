@@ -1,7 +1,7 @@
 /* nnoc_traffic -- traffic generator of Neu-NoC: writes the traffic file format of
  * cmodel/include/neunoc.h.  Design notes in docs/neunoc_workloads.md; the short form:
  *
- * usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn [-o FILE|-] [--seed S (1)]
+ * usage: nnoc_traffic --pattern uniform|transpose|bitcomp|hotspot|nn [-o FILE|-] [--seed S (1)]
  *          [--data-w 16] [--tag-w 8] [--cnt-w 4] [--vc-depth 8]
  *   or:  nnoc_traffic --check FILE [--data-w/--tag-w/--cnt-w/--vc-depth] [-o FILE|-]
  *          (reads FILE with the library reader, checks every packet with nnoc_pkt_check,
@@ -18,7 +18,10 @@
  *
  * Synthetic: every cycle 0..cycles-1, every PE (in id order) creates a packet with probability
  * R (Bernoulli).  Destination PE: uniform over the other PEs; transpose: router (x, y) sends to
- * router (y, x), same ring position (square meshes only; PEs on the diagonal send nothing);
+ * router (y, x), same ring position, on a square mesh; on another mesh whose PE count is 4^n,
+ * the PE id's bit halves swap (d = s_lo : s_hi; the same on a square mesh of single PEs);
+ * PEs that map to themselves send nothing; bitcomp (bit complement): PE NP-1-s (NP a power of
+ * two: every id bit inverted; on a mesh of single PEs (x, y) -> (n-1-x, m-1-y));
  * hotspot: with probability F the hotspot PE, else uniform.  With probability mcast-frac a
  * packet is instead a multicast to D distinct routers other than its own (uniform) at one
  * ring position (uniform).  Length: N words, or uniform in A..B.  Words: a two-state Markov
@@ -139,7 +142,8 @@ static void clear_dst(nnoc_pkt_t *p) {
 /* ---------------------------------------------------------------- synthetic traffic */
 
 typedef struct {
-  int pattern; /* 0 uniform, 1 transpose, 2 hotspot */
+  int pattern; /* 0 uniform, 1 transpose, 2 hotspot, 4 bit complement */
+  int id_bits; /* transpose on a non-square mesh: bits of a PE id (0: router transpose) */
   double rate;
   int len_lo, len_hi;
   long cycles;
@@ -193,10 +197,17 @@ static void run_synth(const synth_t *s, uint64_t seed) {
         p.dst_pe = 1u << rng_below(&r, k);
       } else {
         int dst;
-        if (s->pattern == 1) {
+        if (s->pattern == 1 && s->id_bits == 0) {
           int x = sr % g_cfg.cols, y = sr / g_cfg.cols;
           dst = (x * g_cfg.cols + y) * k + src % k;
           if (dst == src) continue; /* the diagonal sends nothing */
+        } else if (s->pattern == 1) {
+          int h = s->id_bits / 2, lo = src & ((1 << h) - 1);
+          dst = (lo << h) | (src >> h);
+          if (dst == src) continue;
+        } else if (s->pattern == 4) {
+          dst = npe - 1 - src;
+          if (dst == src) continue;
         } else if (s->pattern == 2 && src != s->hot_pe && bernoulli(&r, s->hot_frac)) {
           dst = s->hot_pe;
         } else {
@@ -492,7 +503,7 @@ int main(int argc, char **argv) {
       continue;
     } else
       cutil_die(PROG,
-                "unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|hotspot|nn "
+                "unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|bitcomp|hotspot|nn "
                 "[options] [-o FILE])",
                 a);
     i++;
@@ -510,16 +521,17 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!pattern)
-    cutil_die(PROG, "no --pattern (uniform, transpose, hotspot or nn) and no --check FILE");
+    cutil_die(PROG, "no --pattern (uniform, transpose, bitcomp, hotspot or nn) and no --check FILE");
   int pat;
   if (!strcmp(pattern, "uniform")) pat = 0;
   else if (!strcmp(pattern, "transpose")) pat = 1;
   else if (!strcmp(pattern, "hotspot")) pat = 2;
+  else if (!strcmp(pattern, "bitcomp")) pat = 4;
   else if (!strcmp(pattern, "nn")) pat = 3;
-  else cutil_die(PROG, "--pattern: '%s' is not uniform, transpose, hotspot or nn", pattern);
+  else cutil_die(PROG, "--pattern: '%s' is not uniform, transpose, bitcomp, hotspot or nn", pattern);
   char e[200];
   nnmap_t m;
-  synth_t s = {pat, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
+  synth_t s = {pat, 0, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
                hot_frac, (int)hot_pe};
   if (pat == 3) {
     if (!map) cutil_die(PROG, "--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
@@ -551,8 +563,17 @@ int main(int argc, char **argv) {
       s.len_lo = (int)lo, s.len_hi = (int)hi;
     }
     int nr = nnoc_routers(&g_cfg);
-    if (pat == 1 && cols != rows)
-      cutil_die(PROG, "--pattern transpose needs a square mesh (%ldx%ld)", cols, rows);
+    int npe_all = nnoc_pes(&g_cfg), bits = 0;
+    while ((1 << bits) < npe_all) bits++;
+    int pow2 = (1 << bits) == npe_all;
+    if (pat == 1 && cols != rows) {
+      if (!pow2 || bits % 2)
+        cutil_die(PROG, "--pattern transpose needs a square mesh or 4^n PEs (%ldx%ld, %d PEs)",
+                  cols, rows, npe_all);
+      s.id_bits = bits;
+    }
+    if (pat == 4 && !pow2)
+      cutil_die(PROG, "--pattern bitcomp needs a power-of-two PE count (%d PEs)", npe_all);
     if (pat == 2) {
       if (hot_pe < 0) s.hot_pe = ((rows / 2) * (int)cols + (int)cols / 2) * (int)k;
       if (s.hot_pe >= nnoc_pes(&g_cfg))

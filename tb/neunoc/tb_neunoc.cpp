@@ -121,6 +121,14 @@ struct Env {
   double lat_sum = 0, net_lat_sum = 0;
   uint64_t lat_max = 0;
   long err_pulses = 0, drop_pulses = 0;
+  // Measurement window (traffic runs: +warmup, +measure): packets created in [win_lo, win_hi)
+  // are the measured ones (their latency, per source too); deliveries and flits that arrive in
+  // the window give the accepted throughput.
+  uint64_t win_lo = 0, win_hi = UINT64_MAX;
+  long win_created = 0, win_deliv = 0, win_flits = 0, m_count = 0;
+  double m_lat_sum = 0;
+  std::vector<double> src_lat_sum;
+  std::vector<long> src_count;
   std::vector<int> gap_hold;                   // per PE: keep valid once raised (no withdraw)
   std::vector<bool> stall_now;
   bool sinks_ready_always = false;
@@ -129,6 +137,8 @@ struct Env {
       : a(args), sim(args, timeout), sc(name), gap(args.gap_pct), stall(args.stall_pct) {
     srcq.resize(g_np);
     src_pos.assign(g_np, 0);
+    src_lat_sum.assign(g_np, 0.0);
+    src_count.assign(g_np, 0);
     rx.resize(g_np);
     gap_hold.assign(g_np, 0);
     stall_now.assign(g_np, false);
@@ -155,6 +165,7 @@ struct Env {
     std::vector<int> dests(g_np);
     int nd = nnoc_dests(&g_cfg, &p, dests.data(), g_np);
     pi.ndest = nd;
+    if (in_window(p.t)) win_created++;
     pkts.push_back(pi);
     for (int i = 0; i < nd; i++) {
       Owed o;
@@ -168,6 +179,8 @@ struct Env {
     srcq[p.src].emplace_back(id, fl);
     return id;
   }
+
+  bool in_window(uint64_t t) const { return t >= win_lo && t < win_hi; }
 
   bool busy() const {
     if (owed_count > 0) return true;
@@ -223,6 +236,7 @@ struct Env {
       cur.clear();
     }
     cur.push_back(f);
+    if (in_window(sim.cycle)) win_flits++;
     nnoc_pkt_t h;
     int single = nnoc_head_decode(&g_cfg, &cur[0], &h);
     if (!(single || ty == NNOC_TAIL)) return;
@@ -236,6 +250,13 @@ struct Env {
         lat_sum += static_cast<double>(lat);
         net_lat_sum += static_cast<double>(sim.cycle - pi.t_inject);
         lat_max = std::max(lat_max, lat);
+        if (in_window(sim.cycle)) win_deliv++;
+        if (in_window(pi.t_create)) {
+          m_count++;
+          m_lat_sum += static_cast<double>(lat);
+          src_lat_sum[src] += static_cast<double>(lat);
+          src_count[src]++;
+        }
         pi.delivered++;
         owed.erase(it);
         owed_count--;
@@ -269,6 +290,25 @@ struct Env {
                 what, sim.cycle, pkts.size(), delivered, delivered ? lat_sum / delivered : 0.0,
                 delivered ? net_lat_sum / delivered : 0.0, lat_max, sim.top->stat_pe_flits_o,
                 sim.top->stat_mesh_flits_o, err_pulses, drop_pulses);
+  }
+
+  // The measurement window's figures: offered and accepted load (packets, deliveries and flits
+  // per PE per cycle), the measured packets' mean latency, and fairness: the worst source's mean
+  // latency over the mean of all measured packets.
+  void report_window() {
+    double span = static_cast<double>(win_hi - win_lo) * g_np;
+    double mean = m_count ? m_lat_sum / static_cast<double>(m_count) : 0.0;
+    double worst = 0;
+    int worst_pe = -1;
+    for (int i = 0; i < g_np; i++) {
+      if (!src_count[i]) continue;
+      double m = src_lat_sum[i] / static_cast<double>(src_count[i]);
+      if (m > worst) worst = m, worst_pe = i;
+    }
+    std::printf("noc: window lo=%" PRIu64 " hi=%" PRIu64 " offered=%.5f accepted=%.5f accepted_flits=%.5f"
+                " m_pkts=%ld m_lat=%.2f src_worst_lat=%.2f src_worst_pe=%d fairness=%.3f\n",
+                win_lo, win_hi, win_created / span, win_deliv / span, win_flits / span, m_count, mean, worst,
+                worst_pe, mean > 0 ? worst / mean : 0.0);
   }
 
   // Final checks shared by every test: nothing owed, no stray flits, no half packets.
@@ -379,6 +419,15 @@ int run_traffic(const TbArgs &a, const char *path) {
   long max_pkts = arg_long("max_pkts", 0);
   Env e(a, a.timeout ? a.timeout : 50000000ull, "neunoc traffic");
   e.sinks_ready_always = arg_long("sink_stall", 0) == 0;
+  long warm = arg_long("warmup", 0), meas = arg_long("measure", 0);
+  if (warm < 0 || meas < 0) {
+    std::fprintf(stderr, "noc: +warmup and +measure are cycles (>= 0)\n");
+    return 2;
+  }
+  if (meas > 0) {
+    e.win_lo = static_cast<uint64_t>(warm);
+    e.win_hi = static_cast<uint64_t>(warm + meas);
+  }
   nnoc_pkt_t *p = new nnoc_pkt_t;
   int r;
   long n = 0;
@@ -397,6 +446,7 @@ int run_traffic(const TbArgs &a, const char *path) {
   e.sc.expect(drained, "the network delivers the whole trace", e.sim.cycle);
   e.final_checks();
   e.report("traffic");
+  if (meas > 0) e.report_window();
   return e.sc.finish();
 }
 
@@ -420,7 +470,8 @@ int hops(int a, int b) {
 long analytic_latency(int src_pos, int dst_pos, int h, int words) {
   long ring_in = (TB_K > 1) ? (TB_K - src_pos) : 0;
   long ring_out = (TB_K > 1) ? (2 + dst_pos) : 1;
-  return ring_in + 1 + 3L * (h + 1) + ring_out + words;
+  long per_router = TB_SpecSa ? 2 : 3;  // a head's cycles per router (docs/neunoc.md, Latency)
+  return ring_in + 1 + per_router * (h + 1) + ring_out + words;
 }
 
 // single flit, long packets, every turn, zero-load latency
@@ -568,8 +619,10 @@ int run_vc_full(const TbArgs &a) {
   return e.sc.finish();
 }
 
-// Ring injection under contention: every PE of one ring sends at once; in-flight flits win,
-// but once the upstream PEs are done every PE's packets get through.
+// Ring injection under contention: every PE of one ring sends at once. RingFair = 0 (the
+// paper): in-flight flits win, but once the upstream PEs are done every PE's packets get
+// through. RingFair = 1: every PE gets an equal share of the send channel, so all finish
+// within a round of one packet per PE of each other.
 int run_ring(const TbArgs &a) {
   Directed d(a, "neunoc ring");
   Env &e = d.e;
@@ -585,17 +638,26 @@ int run_ring(const TbArgs &a) {
       e.add(*p);
     }
   }
-  // In-flight flits win over injection, so a ring position can only inject while nothing comes
-  // from upstream: with every PE offering all the time, position 0 finishes first, then 1, ...
   std::vector<uint64_t> t_done(TB_K, 0);
   while (e.busy() && !e.sim.timed_out) {
     e.step();
     for (int pos = 0; pos < TB_K; pos++)
       if (!t_done[pos] && e.srcq[pe_of(0, pos)].empty()) t_done[pos] = e.sim.cycle;
   }
-  for (int pos = 1; pos < TB_K; pos++)
-    e.sc.expect(t_done[pos - 1] < t_done[pos], "ring position p finishes injecting before p+1",
-                static_cast<uint64_t>(pos));
+  if (TB_RingFair) {
+    // 20 packets of 5 flits from each PE share one channel: equal shares end together, within
+    // two rounds of one packet per PE (a round is 5 K cycles)
+    uint64_t lo = *std::min_element(t_done.begin(), t_done.end());
+    uint64_t hi = *std::max_element(t_done.begin(), t_done.end());
+    e.sc.check("fair send ring: every PE finishes within two rounds of the others (cycles apart <= 10 K)",
+               0, 1, static_cast<uint64_t>(hi - lo <= 10ull * TB_K));
+  } else {
+    // In-flight flits win over injection, so a ring position can only inject while nothing
+    // comes from upstream: with every PE offering all the time, position 0 finishes first, ...
+    for (int pos = 1; pos < TB_K; pos++)
+      e.sc.expect(t_done[pos - 1] < t_done[pos], "ring position p finishes injecting before p+1",
+                  static_cast<uint64_t>(pos));
+  }
   e.final_checks();
   e.report("ring");
   delete p;

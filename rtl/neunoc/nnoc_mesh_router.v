@@ -158,8 +158,8 @@ module nnoc_mesh_router #(
   wire [NI-1:0]        vc_idle;
   wire [NnocPorts-1:0] port_empty;    // the port has an empty VC (what a multicast needs)
   wire [NnocPorts-1:0] port_uni;      // the port has a VC a unicast head may take
-  reg  [VcW-1:0]       first_empty [0:NnocPorts-1];
-  reg  [VcW-1:0]       first_uni   [0:NnocPorts-1];
+  reg  [NnocPorts*VcW-1:0] first_empty;   // port o's VC to give at [o*VcW +: VcW]
+  reg  [NnocPorts*VcW-1:0] first_uni;
 
   genvar go, gw, gi, gp;
   generate
@@ -176,15 +176,15 @@ module nnoc_mesh_router #(
   integer fo, fw;
   always @* begin
     for (fo = 0; fo < NnocPorts; fo = fo + 1) begin
-      first_empty[fo] = {VcW{1'b0}};
-      first_uni[fo]   = {VcW{1'b0}};
+      first_empty[fo*VcW +: VcW] = {VcW{1'b0}};
+      first_uni[fo*VcW +: VcW]   = {VcW{1'b0}};
       for (fw = V - 1; fw >= 0; fw = fw - 1) begin
-        if (vc_idle[fo*V+fw] && TailFree != 0) first_uni[fo] = fw[VcW-1:0];
+        if (vc_idle[fo*V+fw] && TailFree != 0) first_uni[fo*VcW +: VcW] = fw[VcW-1:0];
       end
       for (fw = V - 1; fw >= 0; fw = fw - 1) begin
         if (vc_empty[fo*V+fw]) begin
-          first_empty[fo] = fw[VcW-1:0];
-          first_uni[fo]   = fw[VcW-1:0];
+          first_empty[fo*VcW +: VcW] = fw[VcW-1:0];
+          first_uni[fo*VcW +: VcW]   = fw[VcW-1:0];
         end
       end
     end
@@ -273,13 +273,13 @@ module nnoc_mesh_router #(
   integer vi, vo;
   always @* begin
     va_port = {NnocPorts{1'b0}};
-    for (vo = 0; vo < NnocPorts; vo = vo + 1) va_vc[vo] = first_uni[vo];
+    for (vo = 0; vo < NnocPorts; vo = vo + 1) va_vc[vo] = first_uni[vo*VcW +: VcW];
     for (vi = 0; vi < NI; vi = vi + 1) begin
       if (va_gnt[vi]) begin
         va_port = va_port | fifo_route[vi*NnocPorts +: NnocPorts];
         if (is_multi(fifo_route[vi*NnocPorts +: NnocPorts])) begin
           for (vo = 0; vo < NnocPorts; vo = vo + 1) begin
-            if (fifo_route[vi*NnocPorts + vo]) va_vc[vo] = first_empty[vo];
+            if (fifo_route[vi*NnocPorts + vo]) va_vc[vo] = first_empty[vo*VcW +: VcW];
           end
         end
       end

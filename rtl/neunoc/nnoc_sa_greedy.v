@@ -64,40 +64,89 @@ module nnoc_sa_greedy #(
   reg [PW-1:0]     port_ptr_q;
   reg [NP*VcW-1:0] vc_ptr_q;       // input port p's first VC in its order at [p*VcW +: VcW]
 
-  reg [NP-1:0] taken;              // outputs given away in this cycle
-  reg [NP-1:0] left;               // wanted outputs of a candidate still free
-  reg          cand;
-  reg [31:0]   p, v, i;
-  integer pass, j, k;
+  // The scan runs over rotated copies of the requests (each port's VCs rotated by its VC
+  // pointer, then the ports by the port pointer), so its indices are constants: barrel
+  // shifters instead of a wide multiplexer per scan step; the results are rotated back.
+  wire [NP*V-1:0]    ns_v, drop_v, sp_v;     // VCs rotated within each port
+  wire [NP*V*NP-1:0] want_v;
+  genvar gp;
+  generate
+    for (gp = 0; gp < NP; gp = gp + 1) begin : gen_vc_rot
+      wire [31:0]        sh  = {{(32-VcW){1'b0}}, vc_ptr_q[gp*VcW +: VcW]};
+      wire [31:0]        shw = sh * NPU;
+      wire [V-1:0]       unused_ns_hi, unused_drop_hi, unused_sp_hi;   // shifters' upper halves
+      wire [V*NP-1:0]    unused_want_hi;
+      assign {unused_ns_hi, ns_v[gp*V +: V]}     = {ns_i[gp*V +: V], ns_i[gp*V +: V]} >> sh;
+      assign {unused_drop_hi, drop_v[gp*V +: V]} = {drop_i[gp*V +: V], drop_i[gp*V +: V]} >> sh;
+      assign {unused_sp_hi, sp_v[gp*V +: V]}     = {sp_i[gp*V +: V], sp_i[gp*V +: V]} >> sh;
+      assign {unused_want_hi, want_v[gp*V*NP +: V*NP]} =
+          {want_i[gp*V*NP +: V*NP], want_i[gp*V*NP +: V*NP]} >> shw;
+    end
+  endgenerate
+  wire [31:0]          psh   = {{(32-PW){1'b0}}, port_ptr_q};
+  wire [NP*V-1:0]      ns_r, drop_r, sp_r;       // ports rotated: scan position 0 first
+  wire [NP*V*NP-1:0]   want_r;
+  wire [NP*VcW-1:0]    vcp_r;
+  wire [NP*V-1:0]      unused_ns_hi, unused_drop_hi, unused_sp_hi;   // shifters' upper halves
+  wire [NP*V*NP-1:0]   unused_want_hi;
+  wire [NP*VcW-1:0]    unused_vcp_hi;
+  assign {unused_ns_hi, ns_r}     = {ns_v, ns_v} >> (psh * VU);
+  assign {unused_drop_hi, drop_r} = {drop_v, drop_v} >> (psh * VU);
+  assign {unused_sp_hi, sp_r}     = {sp_v, sp_v} >> (psh * VU);
+  assign {unused_want_hi, want_r} = {want_v, want_v} >> (psh * VU * NPU);
+  assign {unused_vcp_hi, vcp_r}   = {vc_ptr_q, vc_ptr_q} >> (psh * VcW);
+
+  reg [NP-1:0]     sel_v_r, spec_r;        // per scan position (rotated port)
+  reg [NP*VcW-1:0] sel_r;
+  reg [NP*NP-1:0]  gnt_r;
+  reg [NP-1:0]     taken;                  // outputs given away in this cycle
+  reg [NP-1:0]     left;                   // wanted outputs of a candidate still free
+  reg              cand;
+  reg [31:0]       v;
+  integer pass, j, k, i;
   always @* begin
-    sel_o   = {NP*VcW{1'b0}};
-    sel_v_o = {NP{1'b0}};
-    spec_o  = {NP{1'b0}};
-    gnt_o   = {NP*NP{1'b0}};
+    sel_r   = {NP*VcW{1'b0}};
+    sel_v_r = {NP{1'b0}};
+    spec_r  = {NP{1'b0}};
+    gnt_r   = {NP*NP{1'b0}};
     taken   = {NP{1'b0}};
     left    = {NP{1'b0}};
     cand    = 1'b0;
+    v       = 32'd0;
     for (pass = 0; pass < 2; pass = pass + 1) begin
       for (j = 0; j < NP; j = j + 1) begin
-        p = {{(32-PW){1'b0}}, port_ptr_q} + j;
-        if (p >= NPU) p = p - NPU;
         for (k = 0; k < V; k = k + 1) begin
-          v = {{(32-VcW){1'b0}}, vc_ptr_q[p*VcW +: VcW]} + k;
-          if (v >= VU) v = v - VU;
-          i = p * VU + v;
-          left = want_i[i*NP +: NP] & ~taken;
-          cand = (pass == 0) ? (ns_i[i] && (drop_i[i] || left != {NP{1'b0}})) :
-                               (sp_i[i] && left != {NP{1'b0}});
-          if (!sel_v_o[p] && cand) begin
-            sel_v_o[p]              = 1'b1;
-            spec_o[p]               = pass == 1;
-            sel_o[p*VcW +: VcW]     = v[VcW-1:0];
-            gnt_o[p*NP +: NP]       = (pass == 0 && drop_i[i]) ? {NP{1'b0}} : left;
-            taken                   = taken | gnt_o[p*NP +: NP];
+          i    = j * V + k;
+          left = want_r[i*NP +: NP] & ~taken;
+          cand = (pass == 0) ? (ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
+                               (sp_r[i] && left != {NP{1'b0}});
+          if (!sel_v_r[j] && cand) begin
+            v = {{(32-VcW){1'b0}}, vcp_r[j*VcW +: VcW]} + k;   // the VC's own number
+            if (v >= VU) v = v - VU;
+            sel_v_r[j]          = 1'b1;
+            spec_r[j]           = pass == 1;
+            sel_r[j*VcW +: VcW] = v[VcW-1:0];
+            gnt_r[j*NP +: NP]   = (pass == 0 && drop_r[i]) ? {NP{1'b0}} : left;
+            taken               = taken | gnt_r[j*NP +: NP];
           end
         end
       end
     end
+  end
+
+  // back to port order
+  wire [NP-1:0]     sel_v_hi, spec_hi, unused_sel_v_lo, unused_spec_lo;
+  wire [NP*VcW-1:0] sel_hi, unused_sel_lo;
+  wire [NP*NP-1:0]  gnt_hi, unused_gnt_lo;
+  assign {sel_v_hi, unused_sel_v_lo} = {sel_v_r, sel_v_r} << psh;
+  assign {spec_hi, unused_spec_lo}   = {spec_r, spec_r} << psh;
+  assign {sel_hi, unused_sel_lo}     = {sel_r, sel_r} << (psh * VcW);
+  assign {gnt_hi, unused_gnt_lo}     = {gnt_r, gnt_r} << (psh * NPU);
+  always @* begin
+    sel_v_o = sel_v_hi;
+    spec_o  = spec_hi;
+    sel_o   = sel_hi;
+    gnt_o   = gnt_hi;
   end
 
   wire [31:0] port_next = {{(32-PW){1'b0}}, port_ptr_q} + 32'd1;

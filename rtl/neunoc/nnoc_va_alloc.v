@@ -61,35 +61,56 @@ module nnoc_va_alloc #(
     end
   endgenerate
 
+  localparam [31:0]  PU   = P;
+
   reg [IdxW-1:0] ptr_q;
-  reg [IdxW-1:0] first;
+
+  // The scan runs over the requesters rotated so that the pointer's comes first: two barrel
+  // shifters in and one out, and a scan with constant indices (a scan that indexes the
+  // requesters by pointer + j builds a wide multiplexer per step).
+  wire [31:0]      shift_need = {{(32-IdxW){1'b0}}, ptr_q} * PU;
+  wire [N-1:0]     w_rot, o_rot;                 // rotated: index 0 is the pointer's
+  wire [N*P-1:0]   n_rot;
+  wire [N-1:0]     unused_w_hi, unused_o_hi;     // the shifters' upper halves
+  wire [N*P-1:0]   unused_n_hi;
+  assign {unused_w_hi, w_rot} = {wait_i, wait_i} >> ptr_q;
+  assign {unused_o_hi, o_rot} = {ok_i, ok_i} >> ptr_q;
+  assign {unused_n_hi, n_rot} = {need_i, need_i} >> shift_need;
+
+  reg [N-1:0]    g_rot;
+  reg [IdxW-1:0] first;     // scan position of the first grantee
   reg            any;
   reg [P-1:0]    taken;
-  reg [31:0]     idx;
   integer j;
   always @* begin
-    gnt_o = {N{1'b0}};
+    g_rot = {N{1'b0}};
     taken = {P{1'b0}};
     any   = 1'b0;
     first = {IdxW{1'b0}};
     for (j = 0; j < N; j = j + 1) begin
-      idx = {{(32-IdxW){1'b0}}, ptr_q} + j;
-      if (idx >= NU) idx = idx - NU;
-      if (wait_i[idx] && ok_i[idx] && (need_i[idx*P +: P] & taken) == {P{1'b0}} &&
+      if (w_rot[j] && o_rot[j] && (n_rot[j*P +: P] & taken) == {P{1'b0}} &&
           (PerPort == 1 || !any)) begin
-        gnt_o[idx] = 1'b1;
-        taken      = taken | need_i[idx*P +: P];
-        if (!any) first = idx[IdxW-1:0];
+        g_rot[j] = 1'b1;
+        taken    = taken | n_rot[j*P +: P];
+        if (!any) first = j[IdxW-1:0];
         any = 1'b1;
       end
     end
   end
 
-  wire [31:0] next = {{(32-IdxW){1'b0}}, first} + 32'd1;
+  wire [N-1:0] gnt_hi, unused_gnt_lo;
+  assign {gnt_hi, unused_gnt_lo} = {g_rot, g_rot} << ptr_q;
+  always @* gnt_o = gnt_hi;
+
+  // past the first grantee, unless the pointer's requester still waits
+  wire [31:0]      next = {{(32-IdxW){1'b0}}, ptr_q} + {{(32-IdxW){1'b0}}, first} + 32'd1;
+  wire [31:0]      next_m = (next >= NU) ? next - NU : next;
+  wire [IdxW-1:0]  ptr_d;
+  wire [31-IdxW:0] unused_next_hi;               // below N, so zero
+  assign {unused_next_hi, ptr_d} = next_m;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ptr_q <= {IdxW{1'b0}};
-    else if (any && !(wait_i[ptr_q] && !gnt_o[ptr_q]))
-      ptr_q <= (next >= NU) ? {IdxW{1'b0}} : next[IdxW-1:0];
+    else if (any && !(w_rot[0] && !g_rot[0])) ptr_q <= ptr_d;
   end
 
 endmodule

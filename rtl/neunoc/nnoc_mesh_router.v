@@ -14,14 +14,15 @@
 //              VA     a head at the front of a VC whose previous packet has gone asks for one
 //                     output VC on every port it needs at once, or none (nnoc_va_alloc: greedy
 //                     in rotating order, one VC per output port per cycle with VaPerPort = 1,
-//                     one head per router per cycle with VaPerPort = 0; starvation-free).
-//              SA/ST  separable switch allocation: each input port picks one of its VCs
-//                     (round-robin), each output port one of the inputs asking for it
-//                     (round-robin); granted flits go through the crossbar into the output
-//                     register, which drives the link. With SpecSa = 1 a head asks in the cycle
-//                     of its VA (speculatively: used only if VA grants it, and below every
-//                     non-speculative request at both stages). A multicast flit leaves its FIFO
-//                     once every port it needs has sent it (ports may send in different cycles).
+//                     one head per router per cycle with VaPerPort = 0; the head first in line
+//                     keeps its place until granted).
+//              SA/ST  switch allocation: a greedy maximal matching of input VCs to outputs
+//                     (nnoc_sa_greedy, SaGreedy = 1), or separable input-first round-robin
+//                     arbiters (SaGreedy = 0); granted flits go through the crossbar into the
+//                     output register, which drives the link. With SpecSa = 1 a head asks in
+//                     the cycle of its VA (speculatively: used only if VA grants it, and below
+//                     every non-speculative request). A multicast flit leaves its FIFO once
+//                     every port it needs has sent it (ports may send in different cycles).
 //            A head leaving on a port carries only the destinations that port serves.
 //
 //            Output VCs (see "output side state"): a multicast head takes only empty VCs (no
@@ -166,7 +167,8 @@ module nnoc_mesh_router #(
     for (go = 0; go < NnocPorts; go = go + 1) begin : gen_free
       for (gw = 0; gw < V; gw = gw + 1) begin : gen_vc
         assign vc_empty[go*V+gw] = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] == CrFull;
-        assign vc_idle[go*V+gw]  = !alloc_q[go*V+gw] && credit_q[(go*V+gw)*CrW +: CrW] != {CrW{1'b0}};
+        assign vc_idle[go*V+gw]  = !alloc_q[go*V+gw] &&
+                                   credit_q[(go*V+gw)*CrW +: CrW] != {CrW{1'b0}};
       end
       assign port_empty[go] = |vc_empty[go*V +: V];
       assign port_uni[go]   = (TailFree != 0) ? |vc_idle[go*V +: V] : port_empty[go];
@@ -392,7 +394,8 @@ module nnoc_mesh_router #(
         .spec_o(in_spec), .gnt_o(gnt_mat));
       for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sel
         assign in_sel[gp]  = sel[gp*VcW +: VcW];
-        assign is_drop[gp] = in_sel_v[gp] && !in_spec[gp] && drop_cand[gp*VcsU + ext_vc(in_sel[gp])];
+        assign is_drop[gp] = in_sel_v[gp] && !in_spec[gp] &&
+                             drop_cand[gp*VcsU + ext_vc(in_sel[gp])];
       end
     end
   endgenerate
@@ -480,7 +483,8 @@ module nnoc_mesh_router #(
       wire [31:0] src   = src_p * VcsU + ext_vc(in_sel[out_src[go*PortIdW +: PortIdW]]);
       wire [FlitW-1:0] f = fifo_flit[src*FlitW +: FlitW];
       // a speculative head goes on the VC its port gives it in this cycle
-      assign xbar_vc[go*VcW +: VcW] = out_spec[go] ? va_vc[go] : ovc_q[(src*NnocPorts+go)*VcW +: VcW];
+      assign xbar_vc[go*VcW +: VcW] = out_spec[go] ? va_vc[go] :
+                                                     ovc_q[(src*NnocPorts+go)*VcW +: VcW];
       // a head carries on only the destinations this port serves
       assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: NnocTypeBits] == NnocHead) ?
           {f[FlitW-1:NR], f[NR-1:0] & port_mask[go*NR +: NR]} : f;

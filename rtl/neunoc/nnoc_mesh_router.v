@@ -265,9 +265,13 @@ module nnoc_mesh_router #(
       assign head_ok[gi] = (r & ~(is_multi(r) ? port_empty : port_uni)) == {NnocPorts{1'b0}};
     end
   endgenerate
-  nnoc_va_alloc #(.N(NI), .P(NnocPorts), .PerPort(VaPerPort)) u_va (
-    .clk_i(clk_i), .rst_ni(rst_ni), .wait_i(head_wait), .ok_i(head_ok), .need_i(fifo_route),
-    .gnt_o(va_gnt));
+  generate
+    if (V >= 1) begin : gen_va   // (V < 1 fails the parameter check above, naming the rule)
+      nnoc_va_alloc #(.N(NI), .P(NnocPorts), .PerPort(VaPerPort)) u_va (
+        .clk_i(clk_i), .rst_ni(rst_ni), .wait_i(head_wait), .ok_i(head_ok), .need_i(fifo_route),
+        .gnt_o(va_gnt));
+    end
+  endgenerate
 
   // The output VC each port gives this cycle (at most one grant per port), and to which kind.
   reg [NnocPorts-1:0] va_port;                 // port o gives a VC this cycle
@@ -384,7 +388,7 @@ module nnoc_mesh_router #(
           assign gnt_mat[gp*NnocPorts + go] = fire && (ns_v ? ns_src : sp_src) == gp[PortIdW-1:0];
         end
       end
-    end else begin : gen_sa_greedy
+    end else if (V >= 1) begin : gen_sa_greedy
       // Greedy maximal matching (nnoc_sa_greedy); a speculative head is a candidate only when
       // its VA succeeds in this cycle, so no output slot is spent on a failed speculation.
       wire [NnocPorts*VcW-1:0] sel;

@@ -1,34 +1,50 @@
 #!/usr/bin/env python3
 """make bench-neunoc: measures the Neu-NoC figures of the brief on this repository's RTL and tools
-and writes docs/results/neunoc.md, docs/results/neunoc_latency.png and $BUILD/bench/neunoc.tsv
-(figure<TAB>paper<TAB>ours<TAB>unit).
+and writes docs/results/neunoc.md, docs/results/neunoc_latency.png, $BUILD/bench/neunoc.tsv
+(figure<TAB>paper<TAB>ours<TAB>unit) and $BUILD/bench/neunoc_load.tsv (every load point).
 
   mapping (Table 11)       sw/neunoc/nnoc_map: hop count and max link load, random (mean of 100
                            seeds) vs NN-aware; packets without / with multicast merging
   zero-flit traffic        NN layer traffic (sw/neunoc/nnoc_traffic --pattern nn) through the RTL:
                            flits entering the mesh / flits the PEs sent (stat counters)
-  latency vs injection     uniform random traffic on 64 PEs: Neu-NoC (rings of 8 on a 4 x 2 mesh)
-                           and the 8 x 8 mesh, same router; zero-load latency against the
-                           pipeline's analytic latency; saturation throughput
+  throughput and latency   64 PEs, Neu-NoC (rings of 8 on a 4 x 2 mesh) and the 8 x 8 mesh, same
+  under load               router: uniform random, transpose, bit-complement and hotspot traffic.
+                           Per network and pattern: the channel bound (XY routing, bottleneck
+                           channel), zero-load latency (measured, and the pipeline's analytic mean),
+                           a load sweep (coarse grid to the knee, then steps of 2% of the bound,
+                           and 1.1x / 1.3x the bound) with a warm-up and a measurement window,
+                           saturation by latency (3x zero-load) and by accepted throughput above
+                           the bound, fairness (worst source's mean latency / mean) at 90% of
+                           saturation; latency-vs-load plots (docs/results/neunoc_latency.png)
+  router ablation          the same uniform-random figures for each router choice turned back to
+                           the first design's (neunoc_m64_* and neunoc_b64_* builds)
+  build times              $BUILD/tb/<harness>/build_seconds of every bench network
   NN latency, Neu-NoC/mesh mnist_mlp_1 / mnist_mlp_2 at Table 10's sizes (Neu-NoC 3x3 / 4x4 rings
                            of 8 with multicast and packing; mesh 6x6 / 10x10 unicast, no packing)
   pack/unpack area         from $BUILD/synth/area.tsv (python3 synth/run_synth.py --only ...)
 
 Every RTL run checks each delivered packet against the C model (the harness fails otherwise).
-Environment: BUILD (default build), JOBS (parallel runs, default 2).
+Environment: BUILD (default build), JOBS (parallel runs, default 2), NEUNOC_ONLY=uniform (only the
+throughput/latency-under-load and ablation sections; writes $BUILD/bench/neunoc/neunoc_load.md and
+neunoc_load.png there instead of touching docs/results), NEUNOC_SYNTH=0 (no synthesis: area rows
+missing from $BUILD/synth/area.tsv are left out).
 """
 import concurrent.futures as cf
+import math
 import os
-import re
 import subprocess
 import sys
+import threading
 import time
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import results  # noqa: E402  (harness output, area.tsv)
 BUILD = os.environ.get("BUILD", "build")
 JOBS = int(os.environ.get("JOBS", "2"))
+ONLY = os.environ.get("NEUNOC_ONLY", "")
+SYNTH = os.environ.get("NEUNOC_SYNTH", "1") != "0"
 os.chdir(ROOT)
 WORK = os.path.join(BUILD, "bench", "neunoc")
 MAP = os.path.join(BUILD, "sw", "neunoc", "nnoc_map")
@@ -44,10 +60,32 @@ PAPER_T11 = {
     "mnist_mlp_5": (3958, 3074, 27, 16, 644, 419, 56.8),
     "alexnet_cnn_cla": (8218, 7024, 90, 54, 1260, 563, 48.3),
 }
-UNIFORM_RATES = [0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10, 0.12]
-UNIFORM_LEN = 4          # data words per packet
-UNIFORM_CYCLES = 4000
+
+# ---- throughput and latency under load (synthetic traffic, 64 PEs)
+NETS = {"mesh 8x8": "neunoc_m64", "Neu-NoC (K 8, 4x2 mesh)": "neunoc_b64"}   # label: harness
+PATTERNS = ["uniform", "transpose", "bitcomp", "hotspot"]
+HOTSPOT_FRAC = 0.2
+PATTERN_NAME = {"uniform": "uniform random", "transpose": "transpose", "bitcomp": "bit complement",
+                "hotspot": "hotspot (%d%%)" % round(100 * HOTSPOT_FRAC)}
+LOAD_LEN = 4             # data words per packet (5 flits)
+WARMUP, MEASURE = 3000, 10000   # cycles; packets created in [WARMUP, WARMUP + MEASURE) are measured
+GRID = 0.02              # load grid step, as a fraction of the pattern's channel bound
+COARSE = [10, 20, 30, 40, 50]   # grid indices (20% .. 100% of the bound), run upwards to the knee
+FINE_FROM = 30           # the fine grid starts at 60% of the bound (or lower when the knee is lower)
+OVER = [55, 65]          # 110% and 130% of the bound: accepted throughput
+FINE_BATCH = 3           # fine points above the last coarse point below the knee, run per batch
+SAT_FACTOR = 3.0         # saturation (latency definition): mean latency reaches 3x zero-load
 ZERO_LOAD_RATE, ZERO_LOAD_CYCLES = 0.0005, 20000   # ~640 packets, almost never two in flight at once
+# Router choices of the redesign (block.toml harness parameters; default 1 = the new design).
+CHOICES = [("VaPerPort", "one VC allocation per router per cycle (not per output port)"),
+           ("TailFree", "an output VC is reused only once empty (not when the tail leaves)"),
+           ("SpecSa", "no speculative switch allocation (3-cycle hops)"),
+           ("SaGreedy", "separable switch allocation (not greedy maximal)"),
+           ("RingFair", "in-flight-first send rings (the paper's rule, not fair)")]
+ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m64_nospec", "neunoc_m64_sep",
+                                "neunoc_m64_first"],
+                 "neunoc_b64": ["neunoc_b64_ring0", "neunoc_b64_first"]}
+
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
     "mnist_mlp_2": ("neunoc_b4x4", "neunoc_m10x10"),
@@ -62,8 +100,11 @@ THRESHOLD = 0.5          # activation threshold of the NN traffic (zero fraction
 
 
 def die(msg):
+    """Fatal error from any thread: the message, then the whole bench stops with status 1."""
     sys.stderr.write("bench-neunoc: %s\n" % msg)
-    sys.exit(1)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(1)
 
 
 run = results.run
@@ -81,18 +122,59 @@ def summary(out, prefix):
     return results.line_fields(out, prefix, numbers=False) or {}
 
 
+def harness_params():
+    """{harness: params} of the block's bench harnesses (rtl/neunoc/block.toml), in file order."""
+    with open("rtl/neunoc/block.toml", "rb") as f:
+        d = tomllib.load(f)
+    return {n: h.get("params", {}) for n, h in d.get("harness", {}).items() if h.get("bench")}
+
+
+PARAMS = harness_params()
+
+
+def net_shape(build):
+    """(K, Cols, Rows) of a bench harness."""
+    if build not in PARAMS:
+        die("%s is not a bench harness of rtl/neunoc/block.toml" % build)
+    p = PARAMS[build]
+    return int(p["K"]), int(p["Cols"]), int(p["Rows"])
+
+
+def per_router(build):
+    """A head's cycles per router at zero load: 2 with speculative switch allocation, else 3."""
+    return 2 if int(PARAMS[build].get("SpecSa", 1)) else 3
+
+
+def flit_width(build):
+    """FlitW = max(DataW, HdrW, CntW) + 2 (docs/neunoc.md, Flits and packets)."""
+    p = PARAMS[build]
+    k, nr = int(p["K"]), int(p["Cols"]) * int(p["Rows"])
+    clog2 = lambda n: max(0, (n - 1).bit_length())  # noqa: E731
+    hdr = nr + k + max(1, clog2(nr)) + max(1, clog2(k)) + int(p["TagW"]) + 1
+    return max(int(p["DataW"]), hdr, int(p["CntW"])) + 2
+
+
 NOC_KEYS = ("cycles", "packets", "delivered", "avg_lat", "avg_net_lat", "max_lat", "pe_flits", "mesh_flits")
+WIN_KEYS = ("offered", "accepted", "accepted_flits", "m_pkts", "m_lat", "src_worst_lat", "src_worst_pe", "fairness")
 
 
-def sim(build, traffic):
-    """Runs a traffic file through a harness; returns the statistics (or dies on a failed check)."""
-    rc, out = run("%s +traffic=%s +gap=0 +timeout=20000000" % (harness(build), traffic))
-    m, r = results.line_fields(out, "noc: "), results.result_counts(out)
+def sim(build, traffic, warmup=None, measure=None):
+    """Runs a traffic file through a harness; returns the statistics (or dies on a failed check).
+    With measure: the measurement window's figures too (res["win"])."""
+    win = " +warmup=%d +measure=%d" % (warmup, measure) if measure else ""
+    rc, out = run("%s +traffic=%s +gap=0 +timeout=20000000%s" % (harness(build), traffic, win))
+    m, r = results.line_fields(out, "noc: traffic "), results.result_counts(out)
     if rc != 0 or not m or any(k not in m for k in NOC_KEYS) or not r or r[1] != 0:
         die("%s on %s failed:\n%s" % (build, traffic, out[-2000:]))
-    return {"cycles": int(m["cycles"]), "packets": int(m["packets"]), "delivered": int(m["delivered"]),
-            "lat": float(m["avg_lat"]), "net_lat": float(m["avg_net_lat"]), "max_lat": int(m["max_lat"]),
-            "pe_flits": int(m["pe_flits"]), "mesh_flits": int(m["mesh_flits"]), "checks": r[0]}
+    res = {"cycles": int(m["cycles"]), "packets": int(m["packets"]), "delivered": int(m["delivered"]),
+           "lat": float(m["avg_lat"]), "net_lat": float(m["avg_net_lat"]), "max_lat": int(m["max_lat"]),
+           "pe_flits": int(m["pe_flits"]), "mesh_flits": int(m["mesh_flits"]), "checks": r[0]}
+    if measure:
+        w = results.line_fields(out, "noc: window ")
+        if not w or any(k not in w for k in WIN_KEYS):
+            die("%s on %s printed no measurement window:\n%s" % (build, traffic, out[-2000:]))
+        res["win"] = {k: float(w[k]) for k in WIN_KEYS}
+    return res
 
 
 # ---------------------------------------------------------------- mapping (Table 11)
@@ -133,64 +215,225 @@ def nn_traffic(bench, k, rate, multicast, tag, dense=False):
     return path, summary(out, "nnoc_traffic: summary ")
 
 
-def uniform_traffic(k, cols, rows, rate, cycles=UNIFORM_CYCLES):
-    path = "%s/uniform_k%d_%dx%d_%g_%d.nnt" % (WORK, k, cols, rows, rate, cycles)
-    rc, out = run("%s --pattern uniform --k %d --cols %d --rows %d --rate %g --len %d --cycles %d -o %s" % (
-        TRAFFIC, k, cols, rows, rate, UNIFORM_LEN, cycles, path))
+def synth_traffic(path, pattern, k, cols, rows, rate, cycles):
+    """A synthetic traffic file (nnoc_traffic --pattern ...), LOAD_LEN-word unicast packets."""
+    rc, out = run("%s --pattern %s --k %d --cols %d --rows %d --rate %s --len %d --cycles %d%s -o %s" % (
+        TRAFFIC, pattern, k, cols, rows, rate, LOAD_LEN, cycles,
+        " --hotspot-frac %g" % HOTSPOT_FRAC if pattern == "hotspot" else "", path))
     if rc != 0:
-        die("nnoc_traffic uniform: %s" % out.strip())
+        die("nnoc_traffic %s: %s" % (pattern, out.strip()))
     return path
 
 
-# ---------------------------------------------------------------- analytic zero-load latency
-def analytic_uniform(k, cols, rows, words):
-    """Mean of the pipeline's zero-load latency (docs/neunoc.md) over uniform source/destination
-    pairs of distinct PEs (what nnoc_traffic --pattern uniform draws)."""
+# ---------------------------------------------------------------- traffic patterns: bound, zero load
+def destinations(pattern, k, cols, rows):
+    """{source PE: [(destination PE, probability)]} of a synthetic pattern, as nnoc_traffic draws
+    it (sw/neunoc/nnoc_traffic.c); sources that send nothing are left out."""
     npe = k * cols * rows
-    total, n = 0, 0
+    bits = (npe - 1).bit_length()
+    out = {}
     for s in range(npe):
-        for d in range(npe):
-            if s == d:
-                continue
-            rs, rd = s // k, d // k
-            h = abs(rs % cols - rd % cols) + abs(rs // cols - rd // cols)
+        if pattern == "uniform":
+            dl = [(d, 1.0 / (npe - 1)) for d in range(npe) if d != s]
+        elif pattern == "transpose":
+            if cols == rows:           # router (x, y) -> (y, x), same ring position
+                r = s // k
+                d = ((r % cols) * cols + r // cols) * k + s % k
+            else:                      # 4^n PEs: the id's bit halves swap
+                if 1 << bits != npe or bits % 2:
+                    die("transpose needs a square mesh or 4^n PEs")
+                h = bits // 2
+                d = ((s & ((1 << h) - 1)) << h) | (s >> h)
+            dl = [] if d == s else [(d, 1.0)]
+        elif pattern == "bitcomp":
+            d = npe - 1 - s
+            dl = [] if d == s else [(d, 1.0)]
+        elif pattern == "hotspot":
+            hot = ((rows // 2) * cols + cols // 2) * k
+            f = 0.0 if s == hot else HOTSPOT_FRAC
+            dl = [(d, (1 - f) / (npe - 1) + (f if d == hot else 0.0)) for d in range(npe) if d != s]
+        else:
+            die("unknown pattern %s" % pattern)
+        if dl:
+            out[s] = dl
+    return out
+
+
+def xy_channels(k, cols, s, d):
+    """Channels a unicast s -> d crosses under XY routing: the injection channel of the source
+    router (the send ring into it when K > 1), the mesh links, the ejection channel of the
+    destination router (its receive ring when K > 1). Also returns the mesh hop count."""
+    rs, rd = s // k, d // k
+    x, y, xd, yd = rs % cols, rs // cols, rd % cols, rd // cols
+    chans = [("injection", rs), ("ejection", rd)]
+    h = 0
+    while x != xd:
+        nx = x + (1 if xd > x else -1)
+        chans.append(("link", (x, y), (nx, y)))
+        x, h = nx, h + 1
+    while y != yd:
+        ny = y + (1 if yd > y else -1)
+        chans.append(("link", (x, y), (x, ny)))
+        y, h = ny, h + 1
+    return chans, h
+
+
+def channel_bound(pattern, k, cols, rows, words):
+    """Throughput bound (packets per sending PE per cycle) of a pattern: every channel carries at
+    most one flit per cycle. The load per unit injection rate of each channel is summed over the
+    XY paths of every sending PE's destination distribution (injection channel per router -- the
+    send ring when K > 1 --, mesh links, ejection channel). Returns (bound, bottleneck kinds)."""
+    load = {}
+    for s, dl in destinations(pattern, k, cols, rows).items():
+        for d, p in dl:
+            for c in xy_channels(k, cols, s, d)[0]:
+                load[c] = load.get(c, 0.0) + p
+    worst = max(load.values())
+    kinds = sorted({c[0] for c, v in load.items() if v > worst * (1 - 1e-9)})
+    return 1.0 / (worst * (words + 1)), " = ".join(kinds)
+
+
+def analytic_latency(pattern, k, cols, rows, words, per_router):
+    """Mean of the pipeline's zero-load latency (docs/neunoc.md, Latency; per_router = 2 with
+    speculative switch allocation, 3 without) over the pattern's source/destination pairs."""
+    total, n = 0.0, 0.0
+    for s, dl in destinations(pattern, k, cols, rows).items():
+        for d, p in dl:
+            h = xy_channels(k, cols, s, d)[1]
             if k > 1:
-                lat = (k - s % k) + 1 + 3 * (h + 1) + (2 + d % k) + words
+                lat = (k - s % k) + 1 + per_router * (h + 1) + (2 + d % k) + words
             else:
-                lat = 1 + 3 * (h + 1) + 1 + words
-            total += lat
-            n += 1
+                lat = 1 + per_router * (h + 1) + 1 + words
+            total += p * lat
+            n += p
     return total / n
 
 
-def channel_bound(k, cols, rows, words):
-    """Throughput bound (packets/PE/cycle) of uniform random traffic: every channel carries at most
-    one flit per cycle. Loads per unit injection rate are summed over the XY paths of all source /
-    destination PE pairs (each packet also crosses its router's injection channel -- the send ring
-    when K > 1 -- and the ejection channel at the destination). Returns (bound, bottleneck)."""
-    npe = k * cols * rows
-    load = {}
-    for s in range(npe):
-        for d in range(npe):
-            if s == d:
-                continue
-            w = 1.0 / (npe - 1)
-            rs, rd = s // k, d // k
-            x, y = rs % cols, rs // cols
-            xd, yd = rd % cols, rd // cols
-            chans = [("inject", rs), ("eject", rd)]
-            while x != xd:
-                nx = x + (1 if xd > x else -1)
-                chans.append(("link", (x, y), (nx, y)))
-                x = nx
-            while y != yd:
-                ny = y + (1 if yd > y else -1)
-                chans.append(("link", (x, y), (x, ny)))
-                y = ny
-            for c in chans:
-                load[c] = load.get(c, 0.0) + w
-    worst = max(load, key=load.get)
-    return 1.0 / (load[worst] * (words + 1)), worst[0]
+def analytic_uniform(k, cols, rows, words, per_router=2):
+    """The same over uniform source/destination pairs of distinct PEs."""
+    return analytic_latency("uniform", k, cols, rows, words, per_router)
+
+
+def senders(pattern, k, cols, rows):
+    return len(destinations(pattern, k, cols, rows))
+
+
+# ---------------------------------------------------------------- load sweeps
+def load_point(build, pattern, rate, cycles, warmup, measure):
+    """One run of a synthetic pattern at a rate (string, packets per sending PE per cycle)."""
+    k, cols, rows = net_shape(build)
+    path = "%s/%s_%s_%s_%d.nnt" % (WORK, build, pattern, rate, cycles)
+    synth_traffic(path, pattern, k, cols, rows, rate, cycles)
+    res = sim(build, path, warmup, measure)
+    os.remove(path)
+    return res
+
+
+def crossing(zero, points, thr):
+    """The load at which the mean latency first reaches thr: linear interpolation between the grid
+    points around the crossing (the zero-load run below the first); None if it never does."""
+    prev = (ZERO_LOAD_RATE, zero)
+    for p in points:
+        if p["lat"] >= thr:
+            if thr <= prev[1]:
+                return prev[0]
+            return prev[0] + (thr - prev[1]) * (p["rate"] - prev[0]) / (p["lat"] - prev[1])
+        prev = (p["rate"], p["lat"])
+    return None
+
+
+def sweep(pool, build, pattern):
+    """The load sweep of one harness and pattern (runs through pool, JOBS at a time):
+    zero-load latency; the coarse grid (20%, 40%, ... of the bound) upwards until the mean latency
+    reaches SAT_FACTOR x zero-load; the fine grid (GRID steps) from FINE_FROM (or the last coarse
+    point below the knee when that is lower) up to the first point at SAT_FACTOR x zero-load (at
+    most the coarse crossing); 1.1x and 1.3x the bound; the grid point nearest 90% of the
+    saturation rate."""
+    k, cols, rows = net_shape(build)
+    bound, kind = channel_bound(pattern, k, cols, rows, LOAD_LEN)
+    nsend = senders(pattern, k, cols, rows)
+    scale = float(k * cols * rows) / nsend       # harness rates are per PE; ours per sending PE
+    rate = lambda j: "%.5g" % (j * GRID * bound)  # noqa: E731
+    futs = {}
+
+    def submit(j):
+        if j not in futs:
+            futs[j] = pool.submit(load_point, build, pattern, rate(j), WARMUP + MEASURE, WARMUP, MEASURE)
+
+    def get(j):
+        submit(j)
+        r = futs[j].result()
+        w = r["win"]
+        return {"j": j, "rate": float(rate(j)), "lat": w["m_lat"], "accepted": w["accepted"] * scale,
+                "offered": w["offered"] * scale, "fairness": w["fairness"], "worst_pe": int(w["src_worst_pe"]),
+                "worst_lat": w["src_worst_lat"], "m_pkts": int(w["m_pkts"]), "checks": r["checks"]}
+
+    zf = pool.submit(load_point, build, pattern, "%g" % ZERO_LOAD_RATE, ZERO_LOAD_CYCLES, 0, ZERO_LOAD_CYCLES)
+    submit(COARSE[0])
+    for j in OVER:
+        submit(j)
+    z = zf.result()
+    zero = z["win"]["m_lat"]
+    thr = SAT_FACTOR * zero
+    pts = {}
+    cross = None
+    for j in COARSE + OVER:
+        pts[j] = get(j)
+        if pts[j]["lat"] >= thr:
+            cross = j
+            break
+    below = max([j for j in pts if j != cross] + [0])
+    top = cross if cross is not None else COARSE[-1]
+    # the fine grid up to the last coarse point below the knee at once, then upwards in batches
+    # of FINE_BATCH until a point reaches thr (or the coarse crossing)
+    start = max(1, min(FINE_FROM, below))
+    for j in range(start, below):
+        submit(j)
+    j = below + 1
+    while j < top:
+        batch = list(range(j, min(top, j + FINE_BATCH)))
+        for i in batch:
+            submit(i)
+        if any(get(i)["lat"] >= thr for i in batch):
+            break
+        j += FINE_BATCH
+    for j in list(futs):
+        pts[j] = get(j)
+    # saturation, latency definition: first crossing of thr, interpolated from the point below
+    sat = crossing(zero, [pts[j] for j in sorted(pts)], thr)
+    j90 = None
+    if sat is not None:
+        j90 = max(1, int(round(0.9 * sat / (GRID * bound))))
+        pts[j90] = get(j90)
+        j90 = min(pts, key=lambda j: abs(pts[j]["rate"] - 0.9 * sat))
+    over = [pts[j] for j in pts if j * GRID >= 1.0 - 1e-9]
+    acc = max(over, key=lambda p: p["accepted"])
+    return {"build": build, "pattern": pattern, "bound": bound, "kind": kind, "senders": nsend,
+            "zero": zero, "zero_net": z["net_lat"], "zero_pkts": int(z["win"]["m_pkts"]),
+            "analytic": analytic_latency(pattern, k, cols, rows, LOAD_LEN, per_router(build)),
+            "thr": thr, "sat": sat, "acc": acc, "p90": pts[j90] if j90 is not None else None,
+            "points": [pts[j] for j in sorted(pts)],
+            "runs": len(pts) + 1, "checks": sum(p["checks"] for p in pts.values()) + z["checks"]}
+
+
+def load_sweeps():
+    """Every (network, pattern) sweep and every ablation build's uniform sweep, in parallel: sweeps
+    are threads, their runs share one pool of JOBS workers. Returns {(harness, pattern): sweep}."""
+    todo = [(b, p) for b in NETS.values() for p in PATTERNS]
+    todo += [(a, "uniform") for base in NETS.values() for a in ABLATION_BASE.get(base, [])]
+    for b, _ in todo:
+        harness(b)
+    with cf.ThreadPoolExecutor(max_workers=JOBS) as pool, cf.ThreadPoolExecutor(max_workers=len(todo)) as sw:
+        futs = {(b, p): sw.submit(sweep, pool, b, p) for b, p in todo}
+        out = {}
+        for key, f in futs.items():
+            out[key] = f.result()
+            s = out[key]
+            print("bench-neunoc: %-18s %-9s zero-load %.2f, saturation %s (%s of the bound %.4f), accepted %.4f" % (
+                key[0], key[1], s["zero"], "-" if s["sat"] is None else "%.4f" % s["sat"],
+                "-" if s["sat"] is None else "%.0f%%" % (100 * s["sat"] / s["bound"]), s["bound"],
+                s["acc"]["accepted"]), flush=True)
+    return out
 
 
 # ---------------------------------------------------------------- area
@@ -204,7 +447,9 @@ def area():
     def rows():
         return {n: r for n, r in results.read_area().items() if n.startswith("nnoc_")}
     missing = [c for c in AREA_CONFIGS if c not in rows()]
-    if missing:
+    if missing and not SYNTH:
+        print("bench-neunoc: NEUNOC_SYNTH=0: %d area rows missing, left out" % len(missing), flush=True)
+    elif missing:
         print("bench-neunoc: synthesizing %s" % ", ".join(missing), flush=True)
         rc, out = run("python3 synth/run_synth.py --jobs %d --timeout 3600 --only %s" % (JOBS, ",".join(missing)))
         if rc != 0:
@@ -229,7 +474,10 @@ def pack_overhead(ar, size, k):
 
 
 # ---------------------------------------------------------------- plot
-def plot(curves, nn_curves, path):
+def plot(load, nn_curves, path):
+    """Latency vs offered load: one row per network (a panel per pattern), a row of the ablation
+    builds' uniform sweeps and of the NN curves. Log y; the dashed line is 3x zero-load, the
+    dotted one the channel bound."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -242,43 +490,285 @@ def plot(curves, nn_curves, path):
             import matplotlib.pyplot as plt
         except ImportError:
             return False
-    fig, axes = plt.subplots(1, 1 + len(nn_curves), figsize=(5 * (1 + len(nn_curves)), 4))
-    ax = axes[0]
-    for label, pts in curves.items():
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-    ax.set_xlabel("injection rate (packets / PE / cycle)")
-    ax.set_ylabel("average packet latency (cycles)")
-    ax.set_title("uniform random, 64 PEs, %d-word packets" % UNIFORM_LEN)
-    ax.set_yscale("log")
-    ax.legend()
-    ax.grid(True, alpha=0.3)
-    for ax, (bench, cs) in zip(axes[1:], nn_curves.items()):
+    ncol = max(len(PATTERNS), len(ABLATION_BASE) + len(nn_curves))
+    fig, axes = plt.subplots(len(NETS) + 1, ncol, figsize=(4.6 * ncol, 3.9 * (len(NETS) + 1)), squeeze=False)
+    for row, (label, b) in enumerate(NETS.items()):
+        for col, pat in enumerate(PATTERNS):
+            ax, s = axes[row][col], load[(b, pat)]
+            ax.plot([p["rate"] for p in s["points"]], [p["lat"] for p in s["points"]], marker="o", ms=3,
+                    label="mean latency (window)")
+            ax.axhline(s["thr"], ls="--", color="gray", lw=1, label="%gx zero-load" % SAT_FACTOR)
+            ax.axvline(s["bound"], ls=":", color="k", lw=1, label="channel bound")
+            if s["sat"] is not None:
+                ax.plot([s["sat"]], [s["thr"]], marker="x", color="red", ms=9, label="saturation")
+            ax.set_yscale("log")
+            ax.set_title("%s, %s" % (label, PATTERN_NAME[pat]), fontsize=10)
+            ax.set_xlabel("offered load (packets / sending PE / cycle)", fontsize=8)
+            ax.set_ylabel("mean packet latency (cycles)", fontsize=8)
+            ax.grid(True, alpha=0.3)
+            if col == 0:
+                ax.legend(fontsize=7)
+    row = len(NETS)
+    col = 0
+    for base, abl in ABLATION_BASE.items():
+        ax = axes[row][col]
+        for b in [base] + abl:
+            s = load[(b, "uniform")]
+            ax.plot([p["rate"] for p in s["points"]], [p["lat"] for p in s["points"]], marker="o", ms=2,
+                    label=b.replace("neunoc_", ""))
+        ax.axvline(load[(base, "uniform")]["bound"], ls=":", color="k", lw=1)
+        ax.set_yscale("log")
+        ax.set_title("router ablation, uniform random (%s)" % base.replace("neunoc_", ""), fontsize=10)
+        ax.set_xlabel("offered load (packets / PE / cycle)", fontsize=8)
+        ax.set_ylabel("mean packet latency (cycles)", fontsize=8)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+        col += 1
+    for bench, cs in nn_curves.items():
+        ax = axes[row][col]
         for label, pts in cs.items():
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-        ax.set_xlabel("injection rate (images / cycle)")
-        ax.set_ylabel("average packet latency (cycles)")
-        ax.set_title("%s, NN layer traffic (Table 10 sizes)" % bench)
+        ax.set_xlabel("injection rate (images / cycle)", fontsize=8)
+        ax.set_ylabel("average packet latency (cycles)", fontsize=8)
+        ax.set_title("%s, NN layer traffic (Table 10 sizes)" % bench, fontsize=10)
         ax.tick_params(axis="x", labelrotation=30)
         ax.set_yscale("log")
-        ax.legend()
+        ax.legend(fontsize=7)
         ax.grid(True, alpha=0.3)
+        col += 1
+    for c in range(col, ncol):
+        axes[row][c].axis("off")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
     return True
 
 
 # Printed under the NN latency table (filled with measured values).
 NN_NOTE = ("Reading the comparison: the paper's 23.2%% is an average over six benchmarks; we run the two "
-           "whose Table 10 networks Verilator builds in reasonable time (a 10 x 10 mesh takes about 20 "
-           "minutes; mnist_mlp_3..5 and AlexNet need up to 24 x 24). Per benchmark our dense reduction is "
+           "whose Table 10 networks Verilator builds in reasonable time (build times below; "
+           "mnist_mlp_3..5 and AlexNet need meshes up to 24 x 24). Per benchmark our dense reduction is "
            "%(per_bench)s (mean over the rates). The mesh baseline sends one unicast packet per destination PE, "
            "while a Neu-NoC packet reaches all PEs of a ring at once, so the mesh injects %(flit_ratio)s the "
            "flits of Neu-NoC (mnist_mlp_1 / mnist_mlp_2) and queues longer at the destinations' ejection "
            "channels, which bound both networks under this bursty traffic. mnist_mlp_2's 63-PE layer fans out "
            "to 32 PEs (4 full rings), which favours rings more than mnist_mlp_1's 19 -> 7. Our layers send on "
            "a fixed schedule, not when all their inputs have arrived, so a loaded network keeps receiving new "
-           "bursts; the paper's closed loop would throttle them. Both networks use the same 3-cycle mesh "
-           "router; the paper's mesh baseline has a 4-stage router, which would favour Neu-NoC further.")
+           "bursts; the paper's closed loop would throttle them. Both networks use the same mesh router "
+           "(2-cycle hops); the paper's mesh baseline has a 4-stage router, which would favour Neu-NoC further.")
+
+
+# ---------------------------------------------------------------- load section: tables
+def pct(x, of):
+    return "-" if x is None else "%.0f%%" % (100.0 * x / of)
+
+
+def fmt_rate(x):
+    return "-" if x is None else "%.4f" % x
+
+
+def fairness_cell(s):
+    p = s["p90"]
+    if p is None:
+        return "-"
+    return "%.2f (PE %d, %.1f / %.1f cycles, at %.4f = %.0f%%)" % (
+        p["fairness"], p["worst_pe"], p["worst_lat"], p["lat"], p["rate"], 100.0 * p["rate"] / s["sat"])
+
+
+def choices_off(build):
+    """The router choices a harness turns back to the first design's."""
+    return [c for c, _ in CHOICES if int(PARAMS[build].get(c, 1)) == 0]
+
+
+def build_time_rows():
+    rows = []
+    for b, p in PARAMS.items():
+        k, c, r = int(p["K"]), int(p["Cols"]), int(p["Rows"])
+        f = os.path.join(BUILD, "tb", b, "build_seconds")
+        secs = open(f).read().strip() if os.path.exists(f) else ""
+        rows.append((b, "%d (%d x %d)" % (c * r, c, r), k * c * r, flit_width(b), secs or "not recorded"))
+    return rows
+
+
+def load_markdown(load, png):
+    md = ["## Throughput and latency under load\n"]
+    if png:
+        md.append("![latency vs load](%s)\n" % png)
+    else:
+        md.append("(matplotlib could not be installed: no plot; the numbers are below.)\n")
+    m64, b64 = NETS["mesh 8x8"], NETS["Neu-NoC (K 8, 4x2 mesh)"]
+    hot = {b: ((net_shape(b)[2] // 2) * net_shape(b)[1] + net_shape(b)[1] // 2) * net_shape(b)[0] for b in NETS.values()}
+    nt = {b: net_shape(b)[0] * net_shape(b)[1] * net_shape(b)[2] - load[(b, "transpose")]["senders"]
+          for b in NETS.values()}
+    md.append(
+        "Synthetic traffic from `nnoc_traffic`, %d-word unicast packets (%d flits); every PE creates a packet "
+        "with probability r per cycle. Patterns: *uniform random* (any other PE); *transpose* (8 x 8 mesh: "
+        "router (x, y) to (y, x); Neu-NoC: the PE id's bit halves swap, so ring position p of router q sends "
+        "to position q of router p); *bit complement* (PE 63 - s); *hotspot* (%d%% of each PE's packets to "
+        "PE 0 of the centre router -- PE %d of the mesh, PE %d of the Neu-NoC --, the rest uniform). Loads "
+        "and throughputs are packets per **sending** PE per cycle: under transpose %d / %d PEs map to "
+        "themselves and send nothing (mesh / Neu-NoC).\n" % (
+            LOAD_LEN, LOAD_LEN + 1, round(100 * HOTSPOT_FRAC), hot[m64], hot[b64], nt[m64], nt[b64]))
+    md.append(
+        "**Windows.** Every load point injects for %d cycles; the packets created in the measurement "
+        "window [%d, %d) -- after a %d-cycle warm-up, over %d cycles -- are the measured ones: their mean "
+        "latency from creation to the tail's delivery, source queueing included. The harness then drains "
+        "the network (every delivered packet is checked against the C model). Accepted throughput: packets "
+        "delivered within the window. Zero-load latency: the same mean at r = %g over %d cycles (all of "
+        "them measured); the analytic value averages the pipeline formula of docs/neunoc.md (2 cycles per "
+        "router; 3 without speculative switch allocation) over the pattern's pairs.\n" % (
+            WARMUP + MEASURE, WARMUP, WARMUP + MEASURE, WARMUP, MEASURE, ZERO_LOAD_RATE, ZERO_LOAD_CYCLES))
+    md.append(
+        "**Bound and grid.** The channel bound is the load at which the busiest channel carries one flit "
+        "per cycle, from the pattern's destination distribution per source under XY routing; the channels "
+        "are the mesh links, the injection channel of each router (the send ring into it on Neu-NoC, the "
+        "PE's port on the mesh) and its ejection channel (the receive ring). Each sweep runs a coarse grid "
+        "(20%%, 40%%, ... of the bound) up to the first point at %gx zero-load latency, then every %d%% of the "
+        "bound from %d%% (or the last coarse point below the knee, if lower) up to the first point at %gx "
+        "zero-load latency, and %s of the bound.\n" % (SAT_FACTOR, round(100 * GRID), round(100 * FINE_FROM * GRID),
+                                                      SAT_FACTOR,
+                      " and ".join("%.0f%%" % (100 * j * GRID) for j in OVER)))
+    md.append(
+        "**Saturation.** *Latency definition*: the load at which the mean latency reaches %gx the zero-load "
+        "latency (linear interpolation between the two grid points around the crossing). *Throughput "
+        "definition*: the highest accepted throughput at an offered load at or above the channel bound. "
+        "**Fairness**: the worst source PE's mean latency over the mean of all measured packets, at the grid "
+        "point nearest 90%% of the latency-definition saturation (in brackets: that PE, its and the mean "
+        "latency, the load and its share of the saturation load).\n" % SAT_FACTOR)
+    md.append("| network | pattern | channel bound (bottleneck) | zero-load, measured / analytic (cycles) | "
+              "saturation, %gx zero-load | accepted above the bound | fairness at 90%% of saturation |" % SAT_FACTOR)
+    md.append("|---|---|---|---|---|---|---|")
+    for label, b in NETS.items():
+        for pat in PATTERNS:
+            s = load[(b, pat)]
+            md.append("| %s | %s | %.4f (%s) | %.2f / %.2f | %s (%s) | %.4f (%s, offered %.0f%%) | %s |" % (
+                label, PATTERN_NAME[pat], s["bound"], s["kind"], s["zero"], s["analytic"], fmt_rate(s["sat"]),
+                pct(s["sat"], s["bound"]), s["acc"]["accepted"], pct(s["acc"]["accepted"], s["bound"]),
+                100.0 * s["acc"]["rate"] / s["bound"], fairness_cell(s)))
+    md.append("")
+    um, ub = load[(m64, "uniform")], load[(b64, "uniform")]
+    notes = []
+    if um["sat"] and ub["sat"]:
+        notes.append(
+            "Under uniform random traffic Neu-NoC saturates at %.0f%% of the mesh's load (latency definition): "
+            "its 64 PEs share 8 mesh routers, each reached through one send ring, so it has an eighth of the "
+            "injection channels and a quarter of the bisection links of the 8 x 8 mesh (bounds %.4f vs %.4f; "
+            "busiest channels: %s vs %s). The mesh reaches %s and Neu-NoC %s of its bound before the latency "
+            "triples; above the bound they accept %s and %s of it. At zero load Neu-NoC is %.1f cycles %s: "
+            "%s. Uniform traffic is not the workload the rings are for: NN layers send the same data to every "
+            "PE of a ring, which one Neu-NoC packet delivers (NN rows below)." % (
+                100.0 * ub["sat"] / um["sat"], ub["bound"], um["bound"], ub["kind"], um["kind"],
+                pct(um["sat"], um["bound"]), pct(ub["sat"], ub["bound"]),
+                pct(um["acc"]["accepted"], um["bound"]), pct(ub["acc"]["accepted"], ub["bound"]),
+                abs(um["zero"] - ub["zero"]), "faster" if ub["zero"] < um["zero"] else "slower",
+                "fewer mesh hops outweigh the ring stages" if ub["zero"] < um["zero"]
+                else "the ring stages cost more than the mesh hops they save"))
+    low = ["%s on %s (%s)" % (PATTERN_NAME[p], lab, pct(load[(b, p)]["sat"], load[(b, p)]["bound"]))
+           for lab, b in NETS.items() for p in PATTERNS
+           if load[(b, p)]["sat"] is not None and load[(b, p)]["sat"] < 0.5 * load[(b, p)]["bound"]]
+    if low:
+        notes.append("Saturating below half of the channel bound (latency definition): %s." % "; ".join(low))
+    off = ["%s on %s (%.2f vs %.2f)" % (PATTERN_NAME[p], lab, load[(b, p)]["zero"], load[(b, p)]["analytic"])
+           for lab, b in NETS.items() for p in PATTERNS
+           if abs(load[(b, p)]["zero"] - load[(b, p)]["analytic"]) > 0.05 * load[(b, p)]["analytic"]]
+    if off:
+        notes.append("Zero-load latency more than 5%% from the pipeline formula: %s." % "; ".join(off))
+    above = ["%s on %s (%s)" % (PATTERN_NAME[p], lab, pct(load[(b, p)]["acc"]["accepted"], load[(b, p)]["bound"]))
+             for lab, b in NETS.items() for p in PATTERNS
+             if load[(b, p)]["acc"]["accepted"] > 1.02 * load[(b, p)]["bound"]]
+    if above:
+        notes.append("Accepted throughput above the channel bound: %s. The bound limits only the flows that "
+                     "cross the busiest channels; under a permutation the other sources' paths are less "
+                     "loaded and keep up with the offered load, and the throughput is the mean over all "
+                     "sending PEs." % "; ".join(above))
+    md += [n + "\n" for n in notes]
+
+    md.append("### Router ablation\n")
+    md.append("Uniform random traffic, the same sweep and windows, on builds with one router choice of the "
+              "redesign turned back to the first design's (`rtl/neunoc/block.toml`, harnesses `*_va1`, "
+              "`*_empty`, `*_nospec`, `*_sep`, `*_ring0`) and with all of them (`*_first`). Change: "
+              "saturation by latency / accepted throughput above the bound against the build with every "
+              "choice on. The parameters "
+              "(1 = the redesign):\n")
+    md += ["- `%s = 0`: %s" % c for c in CHOICES]
+    md.append("")
+    md.append("The latency definition is relative to each build's own zero-load latency, so a build with "
+              "3-cycle hops gets a 1.5x higher threshold; the column *at the redesign's threshold* gives the "
+              "load at which each build's mean latency reaches %gx the zero-load latency of the build with every "
+              "choice on (the same number of cycles for all), interpolated on the same grid. Fairness above the "
+              "bound: at the highest offered load (%.0f%% of the bound), where the send rings and allocators are "
+              "contended most.\n" % (SAT_FACTOR, 100 * OVER[-1] * GRID))
+    md.append("| build | turned back to the first design | zero-load, measured / analytic | saturation, %gx "
+              "own zero-load | at the redesign's threshold | accepted above the bound | change (the three "
+              "saturation figures) | fairness at 90%% of saturation | fairness above the bound |" % SAT_FACTOR)
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for base, abl in ABLATION_BASE.items():
+        r = load[(base, "uniform")]
+        for b in [base] + abl:
+            s = load[(b, "uniform")]
+            fixed = crossing(s["zero"], s["points"], r["thr"])
+            what = ", ".join("%s = 0" % c for c in choices_off(b)) or "none (the redesigned router)"
+            rel = lambda x, y: "-" if x is None or not y else "%+.1f%%" % (100.0 * (x / y - 1))  # noqa: E731
+            chg = "-" if b == base else " / ".join((rel(s["sat"], r["sat"]), rel(fixed, r["sat"]),
+                                                    rel(s["acc"]["accepted"], r["acc"]["accepted"])))
+            top = max(s["points"], key=lambda p: p["rate"])
+            md.append("| %s | %s | %.2f / %.2f | %s (%s) | %s (%.0f cycles) | %.4f (%s) | %s | %s | %.2f (PE %d) |" % (
+                b, what, s["zero"], s["analytic"], fmt_rate(s["sat"]), pct(s["sat"], s["bound"]), fmt_rate(fixed),
+                r["thr"], s["acc"]["accepted"], pct(s["acc"]["accepted"], s["bound"]), chg, fairness_cell(s),
+                top["fairness"], top["worst_pe"]))
+    md.append("")
+    md.append("Bounds: %s.\n" % "; ".join("%s %.4f" % (b, load[(b, "uniform")]["bound"]) for b in ABLATION_BASE))
+    md.append("<details><summary>Every load point (offered load, mean latency, accepted throughput, fairness)"
+              "</summary>\n")
+    for (b, pat), s in load.items():
+        md.append("**%s, %s** (bound %.4f, zero-load %.2f, %gx = %.1f cycles)\n" % (
+            b, PATTERN_NAME[pat], s["bound"], s["zero"], SAT_FACTOR, s["thr"]))
+        md.append("| offered | % of bound | mean latency | accepted | fairness | measured packets |")
+        md.append("|---|---|---|---|---|---|")
+        for p in s["points"]:
+            md.append("| %.4f | %.0f%% | %.2f | %.4f | %.2f | %d |" % (
+                p["rate"], 100.0 * p["rate"] / s["bound"], p["lat"], p["accepted"], p["fairness"], p["m_pkts"]))
+        md.append("")
+    md.append("</details>\n")
+    md.append("### Build times\n")
+    md.append("Wall seconds of `make build/tb/<harness>/<harness>` ($BUILD/tb/<harness>/build_seconds, written "
+              "by the Makefile: the wall time of the last build, so it grows when other jobs share the machine and "
+              "drops to seconds when ccache already holds the compiled code; the mesh router is Verilated once "
+              "as a hierarchical block). Flit width from docs/neunoc.md (the destination string "
+              "has one bit per router).\n")
+    md.append("| harness | routers | PEs | flit width (bits) | build (s) |")
+    md.append("|---|---|---|---|---|")
+    for r in build_time_rows():
+        md.append("| %s | %s | %d | %d | %s |" % r)
+    md.append("")
+    return md
+
+
+def load_tsv(load):
+    """Rows of $BUILD/bench/neunoc.tsv (figure, paper, ours, unit) of the load section."""
+    tsv = []
+    for (b, pat), s in load.items():
+        tag = "%s %s" % (PATTERN_NAME[pat], b)
+        tsv.append(("channel bound %s" % tag, "-", "%.4f" % s["bound"], "packets/PE/cycle"))
+        tsv.append(("zero-load latency %s" % tag, "-", "%.2f" % s["zero"], "cycles"))
+        tsv.append(("zero-load latency %s, analytic" % tag, "-", "%.2f" % s["analytic"], "cycles"))
+        tsv.append(("saturation (%gx zero-load latency) %s" % (SAT_FACTOR, tag), "-", fmt_rate(s["sat"]),
+                    "packets/PE/cycle"))
+        tsv.append(("accepted throughput above the bound %s" % tag, "-", "%.4f" % s["acc"]["accepted"],
+                    "packets/PE/cycle"))
+        tsv.append(("fairness at 90%% of saturation %s" % tag, "-",
+                    "-" if s["p90"] is None else "%.3f" % s["p90"]["fairness"], "worst/mean source latency"))
+    return tsv
+
+
+def write_load_points(load, path):
+    with open(path, "w") as f:
+        f.write("harness\tpattern\toffered\tpct_bound\tmean_lat\taccepted\tfairness\tworst_pe\tm_pkts\n")
+        for (b, pat), s in load.items():
+            for p in s["points"]:
+                f.write("%s\t%s\t%.5g\t%.1f\t%.2f\t%.5f\t%.3f\t%d\t%d\n" % (
+                    b, pat, p["rate"], 100.0 * p["rate"] / s["bound"], p["lat"], p["accepted"], p["fairness"],
+                    p["worst_pe"], p["m_pkts"]))
 
 
 # Why a figure differs from the paper by more than 2x (matched by the start of the figure name).
@@ -306,30 +796,35 @@ def main():
             die("%s missing (make build-tests)" % tool)
     nruns, nchecks = 0, 0
 
+    if ONLY == "uniform":
+        load = load_sweeps()
+        runs = sum(s["runs"] for s in load.values())
+        have_png = plot(load, {}, os.path.join(WORK, "neunoc_load.png"))
+        md = ["# Neu-NoC load sweeps (NEUNOC_ONLY=uniform)\n",
+              "%d RTL runs (%d checks against the C model, all passed), %.0f s.\n" % (
+                  runs, sum(s["checks"] for s in load.values()), time.time() - t0)]
+        md += load_markdown(load, "neunoc_load.png" if have_png else None)
+        with open(os.path.join(WORK, "neunoc_load.md"), "w") as f:
+            f.write("\n".join(md) + "\n")
+        write_load_points(load, os.path.join(BUILD, "bench", "neunoc_load.tsv"))
+        print("bench-neunoc: %d runs, %.0f s; wrote %s/neunoc_load.md, neunoc_load.png and %s/bench/neunoc_load.tsv" % (
+            runs, time.time() - t0, WORK, BUILD))
+        return
+    elif ONLY:
+        die("NEUNOC_ONLY=%s: the only partial run is NEUNOC_ONLY=uniform" % ONLY)
+
+    for b in list(NETS.values()) + [a for v in ABLATION_BASE.values() for a in v] + \
+            [b for pair in NN_RUNS.values() for b in pair]:
+        harness(b)   # every harness first: a missing one fails now, not after the sweeps
     maps = mapping()
 
-    # uniform random latency curves, 64 PEs
-    nets = {"Neu-NoC (K 8, 4x2 mesh)": ("neunoc_b64", 8, 4, 2), "mesh 8x8": ("neunoc_m64", 1, 8, 8)}
-    jobs = {}
-    with cf.ThreadPoolExecutor(max_workers=JOBS) as ex:
-        for label, (b, k, c, r) in nets.items():
-            for rate in UNIFORM_RATES:
-                jobs[(label, rate)] = ex.submit(sim, b, uniform_traffic(k, c, r, rate))
-            jobs[(label, "zero")] = ex.submit(sim, b, uniform_traffic(k, c, r, ZERO_LOAD_RATE, ZERO_LOAD_CYCLES))
-        uni = {key: f.result() for key, f in jobs.items()}
-    nruns += len(uni)
-    nchecks += sum(v["checks"] for v in uni.values())
-    curves = {label: [(rate, uni[(label, rate)]["lat"]) for rate in UNIFORM_RATES] for label in nets}
-    zero = {label: uni[(label, "zero")]["net_lat"] for label in nets}
-    analytic = {label: analytic_uniform(k, c, r, UNIFORM_LEN) for label, (b, k, c, r) in nets.items()}
-    bound = {label: channel_bound(k, c, r, UNIFORM_LEN) for label, (b, k, c, r) in nets.items()}
-    sat = {}
-    for label in nets:
-        sat[label] = None   # highest rate up to which every measured latency stays below 3x zero-load
-        for rate in UNIFORM_RATES:
-            if uni[(label, rate)]["lat"] >= 3 * zero[label]:
-                break
-            sat[label] = rate
+    # throughput and latency under load, 64 PEs; the router ablation
+    t_load = time.time()
+    load = load_sweeps()
+    t_load = time.time() - t_load
+    nruns += sum(s["runs"] for s in load.values())
+    nchecks += sum(s["checks"] for s in load.values())
+    uni = {label: load[(b, "uniform")] for label, b in NETS.items()}
 
     # NN workloads: Neu-NoC (multicast) vs mesh (unicast) on dense activations (no zero words: the
     # paper's 23.2% compares Neu-NoC without the zero-flit design), and Neu-NoC with packing on
@@ -370,7 +865,7 @@ def main():
         model_left[b] = 100.0 * float(s["packed_ratio"])
     ar = area()
     ov_small, ov_paper = pack_overhead(ar, "small", 4), pack_overhead(ar, "paper", 8)
-    have_png = plot(curves, nn_curves, "docs/results/neunoc_latency.png")
+    have_png = plot(load, nn_curves, "docs/results/neunoc_latency.png")
 
     # ---------------------------------------------------------------- tsv
     tsv = []
@@ -389,13 +884,7 @@ def main():
     avg_red_zf = sum(sum(v) / len(v) for v in reductions_zf.values()) / len(reductions_zf)
     tsv.append(("NN packet latency reduction, Neu-NoC vs mesh (mean)", "23.2", "%.1f" % avg_red, "%"))
     tsv.append(("NN packet latency reduction, Neu-NoC with zero flits vs mesh (mean)", "-", "%.1f" % avg_red_zf, "%"))
-    for label in nets:
-        tsv.append(("zero-load latency uniform %s" % label, "-", "%.2f" % zero[label], "cycles"))
-        tsv.append(("zero-load latency uniform %s, analytic" % label, "-", "%.2f" % analytic[label], "cycles"))
-        tsv.append(("saturation throughput uniform %s" % label, "-",
-                    "%s" % ("-" if sat[label] is None else "%g" % sat[label]), "packets/PE/cycle"))
-        tsv.append(("saturation throughput uniform %s, channel bound" % label, "-", "%.4f" % bound[label][0],
-                    "packets/PE/cycle"))
+    tsv += load_tsv(load)
     for name, ov in (("test widths", ov_small), ("paper widths", ov_paper)):
         if ov:
             tsv.append(("pack/unpack area overhead (%s)" % name, "3.1", "%.2f" % ov["pct"], "% of router cells"))
@@ -406,6 +895,7 @@ def main():
         f.write("figure\tpaper\tours\tunit\n")
         for t in tsv:
             f.write("\t".join(t) + "\n")
+    write_load_points(load, os.path.join(BUILD, "bench", "neunoc_load.tsv"))
 
     # ---------------------------------------------------------------- markdown
     md = ["# Neu-NoC: measured results\n",
@@ -427,11 +917,13 @@ def main():
               "mnist_mlp_1 / _2) | 23.2%% lower (6 benchmarks) | %.1f%% lower |" % avg_red)
     md.append("| the same with zero-flit packing on Neu-NoC (threshold %g) | further reduction, Section 3.5.4.5 | "
               "%.1f%% lower |" % (THRESHOLD, avg_red_zf))
-    for label in nets:
+    for label, s in uni.items():
         md.append("| zero-load latency, uniform random, %s | - | %.2f cycles (pipeline formula %.2f) |" % (
-            label, zero[label], analytic[label]))
-        md.append("| saturation throughput, uniform random, %s | - | %s packets/PE/cycle (channel bound %.4f) |" % (
-            label, "-" if sat[label] is None else "%g" % sat[label], bound[label][0]))
+            label, s["zero"], s["analytic"]))
+        md.append("| saturation, uniform random, %s: latency %gx zero-load / accepted throughput above the "
+                  "bound | - | %s (%s) / %.4f (%s) packets/PE/cycle (channel bound %.4f) |" % (
+                      label, SAT_FACTOR, fmt_rate(s["sat"]), pct(s["sat"], s["bound"]), s["acc"]["accepted"],
+                      pct(s["acc"]["accepted"], s["bound"]), s["bound"]))
     if ov_paper:
         md.append("| router area overhead of pack/unpack (paper widths) | 3.1%% | %.2f%% |" % ov_paper["pct"])
     if ov_small:
@@ -485,37 +977,10 @@ def main():
         md.append("| %s | %.1f%% | %.1f%% | %s |" % (b, PAPER_T11[b][6], model_left[b],
                                                   "%.1f%%" % traffic_left[b] if b in traffic_left else "not run"))
     md.append("")
-    md.append("## Latency versus injection rate\n")
+    md += load_markdown(load, "neunoc_latency.png" if have_png else None)
+    md.append("## NN layer traffic: Neu-NoC versus mesh\n")
     if have_png:
-        md.append("![latency](neunoc_latency.png)\n")
-    else:
-        md.append("(matplotlib could not be installed: no plot; the numbers are below.)\n")
-    md.append("Uniform random traffic, %d-word unicast packets, %d cycles of injection, 64 PEs. Average packet "
-              "latency in cycles from creation at the source (source queueing included) to the tail's delivery.\n" % (
-                  UNIFORM_LEN, UNIFORM_CYCLES))
-    md.append("| rate (packets/PE/cycle) | " + " | ".join(nets) + " |")
-    md.append("|---|" + "---|" * len(nets))
-    for rate in UNIFORM_RATES:
-        md.append("| %g | %s |" % (rate, " | ".join("%.2f" % uni[(l, rate)]["lat"] for l in nets)))
-    md.append("")
-    md.append("Zero-load latency is the network latency (injection of the head to delivery of the tail) at %g "
-              "packets/PE/cycle over %d cycles; the analytic value is the mean of the pipeline formula of docs/neunoc.md over the uniform "
-              "source/destination pairs. Saturation throughput: the highest rate measured whose average latency "
-              "stays below 3x the zero-load latency. The channel bound is the rate at which the busiest channel "
-              "(mesh link, injection or ejection) would carry one flit per cycle under XY routing, %d-flit packets.\n"
-              % (ZERO_LOAD_RATE, ZERO_LOAD_CYCLES, UNIFORM_LEN + 1))
-    nb, mb = list(nets)
-    md.append("Under uniform random traffic Neu-NoC saturates at %s of the mesh's rate: its 64 PEs share 8 mesh "
-              "routers, each reached through one send ring, so the network has an eighth of the injection "
-              "channels and a quarter of the bisection links of the 8 x 8 mesh (bounds %.4f vs %.4f, busiest "
-              "channel: %s vs %s). Both saturate at about %.0f%% / %.0f%% of their bound, as expected of "
-              "wormhole XY routing. At zero load Neu-NoC is %.1f cycles faster: fewer mesh hops outweigh the "
-              "ring stages. Uniform traffic is not the workload the rings are for: NN layers send the same data "
-              "to every PE of a ring, which one Neu-NoC packet delivers (NN rows below).\n" % (
-                  "%.0f%%" % (100.0 * sat[nb] / sat[mb]) if sat[nb] and sat[mb] else "-",
-                  bound[nb][0], bound[mb][0], bound[nb][1], bound[mb][1],
-                  100.0 * (sat[nb] or 0) / bound[nb][0], 100.0 * (sat[mb] or 0) / bound[mb][0],
-                  zero[mb] - zero[nb]))
+        md.append("Latency curves: the last panels of the plot above.\n")
     md.append("NN traffic (%d images arriving by a Bernoulli process at the given rate; each mapped layer sends "
               "a fixed 100 cycles after the previous one). Neu-NoC: Table 10's Neu-NoC size, rings of 8, NN-aware "
               "mapping, multicast (one packet per destination-ring set, cut to the VC depth), build with packing. "
@@ -546,8 +1011,9 @@ def main():
     md.append("")
     with open("docs/results/neunoc.md", "w") as f:
         f.write("\n".join(md) + "\n")
-    print("bench-neunoc: %d runs, %.0f s; wrote docs/results/neunoc.md and %s/bench/neunoc.tsv" % (
-        nruns, time.time() - t0, BUILD))
+    print("bench-neunoc: %d runs, %.0f s (load sweeps %.0f s); wrote docs/results/neunoc.md, "
+          "docs/results/neunoc_latency.png, %s/bench/neunoc.tsv and %s/bench/neunoc_load.tsv" % (
+              nruns, time.time() - t0, t_load, BUILD, BUILD))
 
 
 if __name__ == "__main__":

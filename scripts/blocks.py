@@ -58,11 +58,13 @@ class Harness:
         self.trace = bool(d.get("trace", True))       # False: built without waveform support
         self.bench = bool(d.get("bench", False))      # True: built by make bench-<blk> only
         self.fusesoc = bool(d.get("fusesoc", False))  # True: the block's FuseSoC sim target
-        # Modules Verilated once as hierarchical blocks (--hierarchical, hier_block): large
-        # networks of one repeated module. Bench harnesses only (see hier_files).
+        # Modules Verilated once as hierarchical blocks (--hierarchical, hier_block): networks
+        # of one repeated module (see hier_files). The blocks' insides are not traced, so a
+        # harness with hier is built without waveform support (trace = false).
         self.hier = list(d.get("hier", []))
-        if self.hier and not self.bench:
-            raise DescriptionError("%s: 'hier' is for bench harnesses only (bench = true)" % where)
+        if self.hier and self.trace:
+            raise DescriptionError("%s: 'hier' needs trace = false (hierarchical blocks are not "
+                                   "traced)" % where)
 
     def top_file(self):
         """The Verilog file holding the top module: the block's folder, rtl/common, or one of

@@ -36,7 +36,7 @@
 //   the rest    derived widths, do not set (a different value fails the build)
 //
 //            Ports and flit fields are named as in cmodel/include/neunoc.h (NNOC_PORT_E =
-//            NnocPortE, NNOC_PORTS = NnocPorts).
+//            NnocPortE). Each mesh position is one nnoc_tile (router and its local port's ring).
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -77,14 +77,16 @@ module neunoc #(
   output wire [NP-1:0]      err_pe_o,          // a PE's stream was repaired (nnoc_pe_guard)
   output wire               err_drop_o,        // a router dropped a flit of a no-destination head
   output wire [31:0]        stat_pe_flits_o,   // flits taken from the PEs (after the guards)
-  output wire [31:0]        stat_mesh_flits_o  // flits sent into the mesh (after packing)
+  output wire [31:0]        stat_mesh_flits_o, // flits sent into the mesh (after packing)
+  output wire [31:0]        stat_hop_flits_o,  // flits sent over mesh links (router to router)
+  output wire [31:0]        stat_eject_flits_o // flits the routers sent to their local ports
 );
 
   localparam integer VcW       = (V > 1) ? $clog2(V) : 1;
   localparam integer SingleBit = HdrW - 1;
-  // Mesh router ports (cmodel/include/neunoc.h: NNOC_PORTS, NNOC_PORT_L ... NNOC_PORT_S).
-  localparam integer NnocPorts = 5;
-  localparam integer NnocPortL = 0, NnocPortE = 1, NnocPortW = 2, NnocPortN = 3, NnocPortS = 4;
+  // Mesh router ports (cmodel/include/neunoc.h: NNOC_PORT_E ... NNOC_PORT_S; the local port,
+  // NNOC_PORT_L = 0, is inside nnoc_tile).
+  localparam integer NnocPortE = 1, NnocPortW = 2, NnocPortN = 3, NnocPortS = 4;
   localparam integer NnocTypeBits = 2;   // NNOC_TYPE_BITS: the flit type above the payload
   // The derived parameters, recomputed: they must not be set.
   localparam integer NRD   = Cols * Rows;
@@ -131,136 +133,26 @@ module neunoc #(
   endgenerate
 
   // ---------------------------------------------------------------- mesh wires
-  // Link of router r's port p at [r*NnocPorts + p] (times VcW or FlitW for the vectors).
-  wire [NR*NnocPorts-1:0]       rin_valid,  rin_credit,  rout_valid,  rout_credit;
-  wire [NR*NnocPorts*VcW-1:0]   rin_vc,     rin_cr_vc,   rout_vc,     rout_cr_vc;
-  wire [NR*NnocPorts*FlitW-1:0] rin_flit,   rout_flit;
-  wire [NR-1:0]         drop;
+  // Link of router r's mesh port p (NnocPortE .. NnocPortS) at [r*4 + p - 1] (times VcW or
+  // FlitW for the vectors); the local port is inside the tile.
+  localparam integer NL = 4;
+  wire [NR*NL-1:0]       rin_valid,  rin_credit,  rout_valid,  rout_credit;
+  wire [NR*NL*VcW-1:0]   rin_vc,     rin_cr_vc,   rout_vc,     rout_cr_vc;
+  wire [NR*NL*FlitW-1:0] rin_flit,   rout_flit;
+  wire [NR-1:0]          drop;
+  localparam integer StatW = $clog2(K + 1);
+  wire [NR*StatW-1:0]    stat_pe;
+  wire [NR-1:0]          stat_mesh, stat_eject;
+  wire [NR*3-1:0]        stat_link;
 
-  // ---------------------------------------------------------------- local side, per router
-  wire [NR-1:0]         to_mesh_valid,  to_mesh_ready;    // stream into nnoc_inject
-  wire [NR*FlitW-1:0]   to_mesh_flit;
-  wire [NR-1:0]         from_mesh_valid, from_mesh_ready; // stream out of nnoc_eject/unpack
-  wire [NR*FlitW-1:0]   from_mesh_flit;
-  wire [NP-1:0]         guard_valid, guard_ready;
-  wire [NP*FlitW-1:0]   guard_flit;
+  localparam integer XW = (Cols > 1) ? $clog2(Cols) : 1;
+  localparam integer YW = (Rows > 1) ? $clog2(Rows) : 1;
 
-  genvar gr, gp, gk;
+  genvar gr, gp;
   generate
-    for (gk = 0; gk < NP; gk = gk + 1) begin : gen_guard
-      nnoc_pe_guard #(.FlitW(FlitW), .SingleBit(SingleBit), .NR(NR), .K(K), .Depth(Depth)) u_guard (
-        .clk_i(clk_i), .rst_ni(rst_ni),
-        .in_valid_i(pe_in_valid_i[gk]), .in_ready_o(pe_in_ready_o[gk]),
-        .in_flit_i(pe_in_flit_i[gk*FlitW +: FlitW]),
-        .out_valid_o(guard_valid[gk]), .out_ready_i(guard_ready[gk]),
-        .out_flit_o(guard_flit[gk*FlitW +: FlitW]), .err_o(err_pe_o[gk]));
-    end
-
     for (gr = 0; gr < NR; gr = gr + 1) begin : gen_router
       localparam integer X   = gr % Cols;
       localparam integer Y   = gr / Cols;
-      localparam integer Loc = gr * NnocPorts + NnocPortL;   // this router's local-port link
-
-      // ---- send channel: PEs -> ring -> (pack) -> inject
-      wire [K:0]         s_valid, s_ready;   // s_*[j]: into ring_send[j] from upstream
-      wire [(K+1)*FlitW-1:0] s_flit;
-      assign s_valid[0] = 1'b0;
-      assign s_flit[0 +: FlitW] = {FlitW{1'b0}};
-      if (K == 1) begin : gen_no_ring_send
-        assign s_valid[1] = guard_valid[gr];
-        assign s_flit[FlitW +: FlitW] = guard_flit[gr*FlitW +: FlitW];
-        assign guard_ready[gr] = s_ready[1];
-        assign s_ready[0] = 1'b0;
-        wire unused_s0 = s_ready[0] | s_valid[0] | (|s_flit[0 +: FlitW]);
-      end else begin : gen_ring_send
-        wire unused_s0 = s_ready[0];   // nothing feeds ring position 0 from upstream
-        for (gp = 0; gp < K; gp = gp + 1) begin : gen_send
-          nnoc_ring_send #(.FlitW(FlitW), .SingleBit(SingleBit), .Pos(gp), .Fair(RingFair))
-            u_send (
-            .clk_i(clk_i), .rst_ni(rst_ni),
-            .up_valid_i(s_valid[gp]), .up_ready_o(s_ready[gp]),
-            .up_flit_i(s_flit[gp*FlitW +: FlitW]),
-            .pe_valid_i(guard_valid[gr*K+gp]), .pe_ready_o(guard_ready[gr*K+gp]),
-            .pe_flit_i(guard_flit[(gr*K+gp)*FlitW +: FlitW]),
-            .out_valid_o(s_valid[gp+1]), .out_ready_i(s_ready[gp+1]),
-            .out_flit_o(s_flit[(gp+1)*FlitW +: FlitW]));
-        end
-      end
-
-      wire             pk_valid, pk_ready;
-      wire [FlitW-1:0] pk_flit;
-      if (Pack != 0) begin : gen_pack
-        nnoc_pack #(.FlitW(FlitW), .CntW(CntW)) u_pack (
-          .clk_i(clk_i), .rst_ni(rst_ni),
-          .in_valid_i(s_valid[K]), .in_ready_o(s_ready[K]), .in_flit_i(s_flit[K*FlitW +: FlitW]),
-          .out_valid_o(pk_valid), .out_ready_i(pk_ready), .out_flit_o(pk_flit));
-      end else begin : gen_no_pack
-        assign pk_valid   = s_valid[K];
-        assign s_ready[K] = pk_ready;
-        assign pk_flit    = s_flit[K*FlitW +: FlitW];
-      end
-      assign to_mesh_valid[gr] = pk_valid && pk_ready;
-      assign to_mesh_flit[gr*FlitW +: FlitW] = pk_flit;
-      assign to_mesh_ready[gr] = pk_ready;
-
-      nnoc_inject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit),
-                    .TailFree(TailFree)) u_inject (
-        .clk_i(clk_i), .rst_ni(rst_ni),
-        .in_valid_i(pk_valid), .in_ready_o(pk_ready), .in_flit_i(pk_flit),
-        .out_valid_o(rin_valid[Loc]), .out_vc_o(rin_vc[Loc*VcW +: VcW]),
-        .out_flit_o(rin_flit[Loc*FlitW +: FlitW]),
-        .credit_i(rin_credit[Loc]), .credit_vc_i(rin_cr_vc[Loc*VcW +: VcW]));
-
-      // ---- receive channel: eject -> (unpack) -> ring -> PEs
-      wire             ej_valid, ej_ready;
-      wire [FlitW-1:0] ej_flit;
-      nnoc_eject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit)) u_eject (
-        .clk_i(clk_i), .rst_ni(rst_ni),
-        .in_valid_i(rout_valid[Loc]), .in_vc_i(rout_vc[Loc*VcW +: VcW]),
-        .in_flit_i(rout_flit[Loc*FlitW +: FlitW]),
-        .credit_o(rout_credit[Loc]), .credit_vc_o(rout_cr_vc[Loc*VcW +: VcW]),
-        .out_valid_o(ej_valid), .out_ready_i(ej_ready), .out_flit_o(ej_flit));
-
-      wire             up_valid, up_ready;
-      wire [FlitW-1:0] up_flit;
-      if (Pack != 0) begin : gen_unpack
-        nnoc_unpack #(.FlitW(FlitW), .CntW(CntW)) u_unpack (
-          .clk_i(clk_i), .rst_ni(rst_ni),
-          .in_valid_i(ej_valid), .in_ready_o(ej_ready), .in_flit_i(ej_flit),
-          .out_valid_o(up_valid), .out_ready_i(up_ready), .out_flit_o(up_flit));
-      end else begin : gen_no_unpack
-        assign up_valid = ej_valid;
-        assign ej_ready = up_ready;
-        assign up_flit  = ej_flit;
-      end
-      assign from_mesh_valid[gr] = up_valid;
-      assign from_mesh_ready[gr] = up_ready;
-      assign from_mesh_flit[gr*FlitW +: FlitW] = up_flit;
-
-      if (K == 1) begin : gen_no_ring_recv
-        assign pe_out_valid_o[gr] = up_valid;
-        assign up_ready = pe_out_ready_i[gr];
-        assign pe_out_flit_o[gr*FlitW +: FlitW] = up_flit;
-      end else begin : gen_ring_recv
-        wire [K:0]             r_valid, r_ready;
-        wire [(K+1)*FlitW-1:0] r_flit;
-        assign r_valid[0] = up_valid;
-        assign up_ready   = r_ready[0];
-        assign r_flit[0 +: FlitW] = up_flit;
-        assign r_ready[K] = 1'b0;   // nothing is passed beyond the last ring router
-        for (gp = 0; gp < K; gp = gp + 1) begin : gen_recv
-          nnoc_ring_recv #(.FlitW(FlitW), .SingleBit(SingleBit), .K(K), .Pos(gp), .PeBit(NR))
-          u_recv (
-            .clk_i(clk_i), .rst_ni(rst_ni),
-            .in_valid_i(r_valid[gp]), .in_ready_o(r_ready[gp]),
-            .in_flit_i(r_flit[gp*FlitW +: FlitW]),
-            .pe_valid_o(pe_out_valid_o[gr*K+gp]), .pe_ready_i(pe_out_ready_i[gr*K+gp]),
-            .pe_flit_o(pe_out_flit_o[(gr*K+gp)*FlitW +: FlitW]),
-            .dn_valid_o(r_valid[gp+1]), .dn_ready_i(r_ready[gp+1]),
-            .dn_flit_o(r_flit[(gp+1)*FlitW +: FlitW]));
-        end
-        wire unused_r = r_valid[K] | (|r_flit[K*FlitW +: FlitW]);
-      end
 
       // ---- mesh links: ports east, west, north, south; the neighbour's opposite port
       for (gp = NnocPortE; gp <= NnocPortS; gp = gp + 1) begin : gen_link
@@ -271,8 +163,8 @@ module neunoc #(
                                   (gp == NnocPortN) ? gr + Cols : gr - Cols;
         localparam integer Opp  = (gp == NnocPortE) ? NnocPortW : (gp == NnocPortW) ? NnocPortE :
                                   (gp == NnocPortN) ? NnocPortS : NnocPortN;
-        localparam integer Lnk  = gr * NnocPorts + gp;   // this port's link
-        localparam integer Nbl  = Nb * NnocPorts + Opp;  // the neighbour's link back
+        localparam integer Lnk  = gr * NL + gp - 1;    // this port's link
+        localparam integer Nbl  = Nb * NL + Opp - 1;   // the neighbour's link back
         if (HasN != 0) begin : gen_nb
           assign rin_valid[Lnk]                = rout_valid[Nbl];
           assign rin_vc[Lnk*VcW +: VcW]        = rout_vc[Nbl*VcW +: VcW];
@@ -292,54 +184,77 @@ module neunoc #(
         end
       end
 
-      localparam integer XW = (Cols > 1) ? $clog2(Cols) : 1;
-      localparam integer YW = (Rows > 1) ? $clog2(Rows) : 1;
       localparam [XW-1:0] XPos = X[XW-1:0];
       localparam [YW-1:0] YPos = Y[YW-1:0];
-      nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
-                         .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
-                         .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy))
-        u_router (
+      nnoc_tile #(.K(K), .Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
+                  .SingleBit(SingleBit), .NR(NR), .CntW(CntW), .Pack(Pack),
+                  .VaPerPort(VaPerPort), .TailFree(TailFree), .SpecSa(SpecSa),
+                  .SaGreedy(SaGreedy), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
+                  .StatW(StatW))
+        u_tile (
         .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
-        .in_valid_i     (rin_valid  [gr*NnocPorts       +: NnocPorts]),
-        .in_vc_i        (rin_vc     [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
-        .in_flit_i      (rin_flit   [gr*NnocPorts*FlitW +: NnocPorts*FlitW]),
-        .in_credit_o    (rin_credit [gr*NnocPorts       +: NnocPorts]),
-        .in_credit_vc_o (rin_cr_vc  [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
-        .out_valid_o    (rout_valid [gr*NnocPorts       +: NnocPorts]),
-        .out_vc_o       (rout_vc    [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
-        .out_flit_o     (rout_flit  [gr*NnocPorts*FlitW +: NnocPorts*FlitW]),
-        .out_credit_i   (rout_credit[gr*NnocPorts       +: NnocPorts]),
-        .out_credit_vc_i(rout_cr_vc [gr*NnocPorts*VcW   +: NnocPorts*VcW]),
-        .drop_o         (drop[gr]));
+        .pe_in_valid_i  (pe_in_valid_i [gr*K       +: K]),
+        .pe_in_ready_o  (pe_in_ready_o [gr*K       +: K]),
+        .pe_in_flit_i   (pe_in_flit_i  [gr*K*FlitW +: K*FlitW]),
+        .pe_out_valid_o (pe_out_valid_o[gr*K       +: K]),
+        .pe_out_ready_i (pe_out_ready_i[gr*K       +: K]),
+        .pe_out_flit_o  (pe_out_flit_o [gr*K*FlitW +: K*FlitW]),
+        .err_pe_o       (err_pe_o      [gr*K       +: K]),
+        .in_valid_i     (rin_valid  [gr*NL       +: NL]),
+        .in_vc_i        (rin_vc     [gr*NL*VcW   +: NL*VcW]),
+        .in_flit_i      (rin_flit   [gr*NL*FlitW +: NL*FlitW]),
+        .in_credit_o    (rin_credit [gr*NL       +: NL]),
+        .in_credit_vc_o (rin_cr_vc  [gr*NL*VcW   +: NL*VcW]),
+        .out_valid_o    (rout_valid [gr*NL       +: NL]),
+        .out_vc_o       (rout_vc    [gr*NL*VcW   +: NL*VcW]),
+        .out_flit_o     (rout_flit  [gr*NL*FlitW +: NL*FlitW]),
+        .out_credit_i   (rout_credit[gr*NL       +: NL]),
+        .out_credit_vc_i(rout_cr_vc [gr*NL*VcW   +: NL*VcW]),
+        .drop_o         (drop[gr]),
+        .stat_pe_o      (stat_pe[gr*StatW +: StatW]),
+        .stat_mesh_o    (stat_mesh[gr]),
+        .stat_link_o    (stat_link[gr*3 +: 3]),
+        .stat_eject_o   (stat_eject[gr]));
     end
   endgenerate
 
   assign err_drop_o = |drop;
 
   // ---------------------------------------------------------------- statistics
-  reg [31:0] pe_flits_q, mesh_flits_q;
-  reg [31:0] pe_now, mesh_now;
+  // Event counts for the energy estimate and the zero-flit figures (docs/neunoc.md): flits
+  // taken from the PEs, flits injected into the mesh, flits sent over mesh links, flits the
+  // routers delivered to their local ports. Each wraps at 2^32.
+  reg [31:0] pe_flits_q, mesh_flits_q, hop_flits_q, eject_flits_q;
+  reg [31:0] pe_now, mesh_now, hop_now, eject_now;
   integer i;
   always @* begin
-    pe_now   = 32'd0;
-    mesh_now = 32'd0;
-    for (i = 0; i < NP; i = i + 1) pe_now = pe_now + {31'd0, guard_valid[i] && guard_ready[i]};
-    for (i = 0; i < NR; i = i + 1) mesh_now = mesh_now + {31'd0, to_mesh_valid[i]};
+    pe_now    = 32'd0;
+    mesh_now  = 32'd0;
+    hop_now   = 32'd0;
+    eject_now = 32'd0;
+    for (i = 0; i < NR; i = i + 1) begin
+      pe_now    = pe_now + {{(32-StatW){1'b0}}, stat_pe[i*StatW +: StatW]};
+      mesh_now  = mesh_now + {31'd0, stat_mesh[i]};
+      hop_now   = hop_now + {29'd0, stat_link[i*3 +: 3]};
+      eject_now = eject_now + {31'd0, stat_eject[i]};
+    end
   end
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pe_flits_q   <= 32'd0;
-      mesh_flits_q <= 32'd0;
+      pe_flits_q    <= 32'd0;
+      mesh_flits_q  <= 32'd0;
+      hop_flits_q   <= 32'd0;
+      eject_flits_q <= 32'd0;
     end else begin
-      pe_flits_q   <= pe_flits_q + pe_now;
-      mesh_flits_q <= mesh_flits_q + mesh_now;
+      pe_flits_q    <= pe_flits_q + pe_now;
+      mesh_flits_q  <= mesh_flits_q + mesh_now;
+      hop_flits_q   <= hop_flits_q + hop_now;
+      eject_flits_q <= eject_flits_q + eject_now;
     end
   end
-  assign stat_pe_flits_o   = pe_flits_q;
-  assign stat_mesh_flits_o = mesh_flits_q;
-
-  wire unused_local = (|to_mesh_ready) | (|to_mesh_flit) | (|from_mesh_valid) |
-                      (|from_mesh_ready) | (|from_mesh_flit);
+  assign stat_pe_flits_o    = pe_flits_q;
+  assign stat_mesh_flits_o  = mesh_flits_q;
+  assign stat_hop_flits_o   = hop_flits_q;
+  assign stat_eject_flits_o = eject_flits_q;
 
 endmodule

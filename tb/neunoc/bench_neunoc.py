@@ -19,8 +19,11 @@ and writes docs/results/neunoc.md, docs/results/neunoc_latency.png, $BUILD/bench
   router ablation          the same uniform-random figures for each router choice turned back to
                            the first design's (neunoc_m64_* and neunoc_b64_* builds)
   build times              $BUILD/tb/<harness>/build_seconds of every bench network
-  NN latency, Neu-NoC/mesh mnist_mlp_1 / mnist_mlp_2 at Table 10's sizes (Neu-NoC 3x3 / 4x4 rings
-                           of 8 with multicast and packing; mesh 6x6 / 10x10 unicast, no packing)
+  NN study (Figs. 41-43)   the six benchmarks at the mapper's sizes (Neu-NoC 3x3 .. 9x9 rings of 8;
+                           mesh 6x6 .. 24x24): latency vs injection rate for three mappings
+                           (Fig. 41), without / with multicast (Fig. 42), Neu-NoC (dense, zero
+                           flits) vs mesh latency and energy (Fig. 43; energy from the RTL's event
+                           counts x Noxim's per-event energies)
   pack/unpack area         from $BUILD/synth/area.tsv (python3 synth/run_synth.py --only ...)
 
 Every RTL run checks each delivered packet against the C model (the harness fails otherwise).
@@ -34,7 +37,6 @@ import math
 import os
 import subprocess
 import sys
-import threading
 import time
 import tomllib
 
@@ -86,16 +88,50 @@ ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m6
                                 "neunoc_m64_first"],
                  "neunoc_b64": ["neunoc_b64_ring0", "neunoc_b64_first"]}
 
-NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build)
+NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
     "mnist_mlp_2": ("neunoc_b4x4", "neunoc_m10x10"),
+    "mnist_mlp_3": ("neunoc_b5x5", None),
+    "mnist_mlp_4": ("neunoc_b7x7", None),
+    "mnist_mlp_5": ("neunoc_b8x8", None),
+    "alexnet_cnn_cla": ("neunoc_b9x9", None),
 }
-# Images per cycle. Each image makes every PE of a layer send its 16 activations to every ring
-# (Neu-NoC) or PE (mesh) of the next layer, so a destination receives a layer's whole output:
-# ~19 x 17 flits per image in mnist_mlp_1 and ~63 x 17 in mnist_mlp_2 through its one ejection
-# channel, which bounds the rate near 1/320 and 1/1100 images per cycle.
-NN_RATES = {"mnist_mlp_1": [0.0002, 0.0005, 0.001, 0.002], "mnist_mlp_2": [0.0001, 0.0002, 0.0004, 0.0008]}
-NN_IMAGES = 24
+# None: the mesh baseline (14 x 14 ... 24 x 24, K = 1) is not run: its flit carries a 196- to
+# 576-bit destination string, and the 24 x 24 mesh took 23 min to build and simulates about 15
+# cycles/s in Verilator (docs/neunoc.md, "Build time of large networks").
+MESH_SIZES = {"mnist_mlp_3": "14 x 14", "mnist_mlp_4": "18 x 18", "mnist_mlp_5": "22 x 22",
+              "alexnet_cnn_cla": "24 x 24"}
+# Injection rates (images per cycle) as fractions of the ejection bound: each image makes every
+# PE of a mapped layer send its 16 activations (17 flits) to every PE of the next layer, so the
+# busiest destination receives (the largest sending layer's PEs) x 17 flits per image through
+# its one ejection channel; 1 / that is the bound (NN_WORDS below).
+NN_FRACS = [0.15, 0.35, 0.55, 0.75]
+NN_WORDS = 16            # neurons (activations) per PE = words per layer-to-layer message
+# images per run: fewer on the large benchmarks (the run length is images / rate)
+NN_IMAGES = {"mnist_mlp_1": 24, "mnist_mlp_2": 24, "mnist_mlp_3": 12, "mnist_mlp_4": 8, "mnist_mlp_5": 6,
+             "alexnet_cnn_cla": 4}
+# The runs of the NN study, per benchmark and rate: network (b = Neu-NoC, m = mesh), mapping,
+# multicast, activations (dense / thresholded). Figures 41 (mapping), 42 (multicast), 43
+# (latency and energy of the designs).
+NN_VARIANTS = {
+    "mesh":         ("m", "nn", False, True),    # the baseline: unicast to every PE
+    "neunoc":       ("b", "nn", True, True),     # Neu-NoC, NN-aware mapping, multicast
+    "neunoc_nomc":  ("b", "nn", False, True),    # Figure 42: one packet per destination ring
+    "neunoc_rand":  ("b", "random", True, True), # Figure 41: random mapping (seed 1)
+    "neunoc_seq":   ("b", "seq", True, True),    # Figure 41: sequential mapping
+    "neunoc_zf":    ("b", "nn", True, False),    # Figure 43: zero-flit packing on thresholded data
+}
+# Energy per event (Figure 43), Noxim's router power table (V. Catania et al., "Cycle-accurate
+# network on chip simulation with Noxim", ACM TOMACS 27(1), 2016; bin/power.yaml of
+# github.com/davidepatti/noxim; 45 nm): 64-bit flits, 8-flit buffers, 5-port crossbar. Both
+# networks are charged at the same 64-bit width (the events differ, not the wires; our mesh
+# flit carries the multicast destination string it does not need). Joules.
+E_PUSH, E_POP, E_XBAR = 2.08e-12, 1.58e-12, 4.00e-13         # buffer write, read; crossbar, per flit
+E_LINK_BIT_MM = 4.88e-14                                     # link, per bit per mm (1 mm entry)
+E_RING_PUSH, E_RING_POP = 1.21e-12, 7.23e-13                 # ring stage: 2-flit buffer, 64 bits
+E_WIDTH = 64
+PE_PITCH_MM = 1.0        # distance between neighbouring PEs: a mesh link (one PE per router) and a
+                         # ring link; a Neu-NoC mesh link spans sqrt(K) PE pitches (K PEs per router)
 THRESHOLD = 0.5          # activation threshold of the NN traffic (zero fraction Phi(0.5) = 69%)
 
 
@@ -154,7 +190,8 @@ def flit_width(build):
     return max(int(p["DataW"]), hdr, int(p["CntW"])) + 2
 
 
-NOC_KEYS = ("cycles", "packets", "delivered", "avg_lat", "avg_net_lat", "max_lat", "pe_flits", "mesh_flits")
+NOC_KEYS = ("cycles", "packets", "delivered", "avg_lat", "avg_net_lat", "max_lat", "pe_flits", "mesh_flits",
+            "hop_flits", "eject_flits", "ring_passes")
 WIN_KEYS = ("offered", "accepted", "accepted_flits", "m_pkts", "m_lat", "src_worst_lat", "src_worst_pe", "fairness")
 
 
@@ -168,7 +205,8 @@ def sim(build, traffic, warmup=None, measure=None):
         die("%s on %s failed:\n%s" % (build, traffic, out[-2000:]))
     res = {"cycles": int(m["cycles"]), "packets": int(m["packets"]), "delivered": int(m["delivered"]),
            "lat": float(m["avg_lat"]), "net_lat": float(m["avg_net_lat"]), "max_lat": int(m["max_lat"]),
-           "pe_flits": int(m["pe_flits"]), "mesh_flits": int(m["mesh_flits"]), "checks": r[0]}
+           "pe_flits": int(m["pe_flits"]), "mesh_flits": int(m["mesh_flits"]), "hop_flits": int(m["hop_flits"]),
+           "eject_flits": int(m["eject_flits"]), "ring_passes": int(m["ring_passes"]), "checks": r[0]}
     if measure:
         w = results.line_fields(out, "noc: window ")
         if not w or any(k not in w for k in WIN_KEYS):
@@ -200,15 +238,15 @@ def summary_scheme(out, scheme):
 
 
 # ---------------------------------------------------------------- traffic files
-def nn_traffic(bench, k, rate, multicast, tag, dense=False):
+def nn_traffic(bench, k, rate, multicast, tag, dense=False, scheme="nn"):
     path = "%s/%s_%s_%g.nnt" % (WORK, bench, tag, rate)
-    mapfile = "%s/%s_k%d.map" % (WORK, bench, k)
+    mapfile = "%s/%s_k%d_%s.map" % (WORK, bench, k, scheme)
     if not os.path.exists(mapfile):
-        rc, out = run("%s --bench %s --k %d --scheme nn -o %s" % (MAP, bench, k, mapfile))
+        rc, out = run("%s --bench %s --k %d --scheme %s --seed 1 -o %s" % (MAP, bench, k, scheme, mapfile))
         if rc != 0:
             die("nnoc_map %s k %d: %s" % (bench, k, out.strip()))
     rc, out = run("%s --pattern nn --map %s --images %d --rate %g %s %s -o %s" % (
-        TRAFFIC, mapfile, NN_IMAGES, rate, "--dense" if dense else "--threshold %g" % THRESHOLD,
+        TRAFFIC, mapfile, NN_IMAGES.get(bench, 4), rate, "--dense" if dense else "--threshold %g" % THRESHOLD,
         "" if multicast else "--no-multicast", path))
     if rc != 0:
         die("nnoc_traffic nn %s: %s" % (bench, out.strip()))
@@ -474,7 +512,7 @@ def pack_overhead(ar, size, k):
 
 
 # ---------------------------------------------------------------- plot
-def plot(load, nn_curves, path):
+def plot(load, path):
     """Latency vs offered load: one row per network (a panel per pattern), a row of the ablation
     builds' uniform sweeps and of the NN curves. Log y; the dashed line is 3x zero-load, the
     dotted one the channel bound."""
@@ -490,7 +528,7 @@ def plot(load, nn_curves, path):
             import matplotlib.pyplot as plt
         except ImportError:
             return False
-    ncol = max(len(PATTERNS), len(ABLATION_BASE) + len(nn_curves))
+    ncol = max(len(PATTERNS), len(ABLATION_BASE))
     fig, axes = plt.subplots(len(NETS) + 1, ncol, figsize=(4.6 * ncol, 3.9 * (len(NETS) + 1)), squeeze=False)
     for row, (label, b) in enumerate(NETS.items()):
         for col, pat in enumerate(PATTERNS):
@@ -524,38 +562,12 @@ def plot(load, nn_curves, path):
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
         col += 1
-    for bench, cs in nn_curves.items():
-        ax = axes[row][col]
-        for label, pts in cs.items():
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-        ax.set_xlabel("injection rate (images / cycle)", fontsize=8)
-        ax.set_ylabel("average packet latency (cycles)", fontsize=8)
-        ax.set_title("%s, NN layer traffic (Table 10 sizes)" % bench, fontsize=10)
-        ax.tick_params(axis="x", labelrotation=30)
-        ax.set_yscale("log")
-        ax.legend(fontsize=7)
-        ax.grid(True, alpha=0.3)
-        col += 1
     for c in range(col, ncol):
         axes[row][c].axis("off")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return True
-
-
-# Printed under the NN latency table (filled with measured values).
-NN_NOTE = ("Reading the comparison: the paper's 23.2%% is an average over six benchmarks; we run the two "
-           "whose Table 10 networks Verilator builds in reasonable time (build times below; "
-           "mnist_mlp_3..5 and AlexNet need meshes up to 24 x 24). Per benchmark our dense reduction is "
-           "%(per_bench)s (mean over the rates). The mesh baseline sends one unicast packet per destination PE, "
-           "while a Neu-NoC packet reaches all PEs of a ring at once, so the mesh injects %(flit_ratio)s the "
-           "flits of Neu-NoC (mnist_mlp_1 / mnist_mlp_2) and queues longer at the destinations' ejection "
-           "channels, which bound both networks under this bursty traffic. mnist_mlp_2's 63-PE layer fans out "
-           "to 32 PEs (4 full rings), which favours rings more than mnist_mlp_1's 19 -> 7. Our layers send on "
-           "a fixed schedule, not when all their inputs have arrived, so a loaded network keeps receiving new "
-           "bursts; the paper's closed loop would throttle them. Both networks use the same mesh router "
-           "(2-cycle hops); the paper's mesh baseline has a 4-stage router, which would favour Neu-NoC further.")
 
 
 # ---------------------------------------------------------------- load section: tables
@@ -786,6 +798,230 @@ EXPLAIN = {
 }
 
 
+# ---------------------------------------------------------------- NN study (Figures 41-43)
+def nn_bound(bench):
+    """Images per cycle the busiest ejection channel allows: 1 / (largest sending layer's PEs x
+    (1 + NN_WORDS) flits) (docs/neunoc.md)."""
+    rc, out = run("%s --bench %s --k 1 --scheme seq" % (MAP, bench))
+    if rc != 0:
+        die("nnoc_map %s: %s" % (bench, out.strip()))
+    pes = [int(x) for x in summary_scheme(out, "seq")["pes"].split("-")]
+    return 1.0 / (max(pes[:-1]) * (1 + NN_WORDS))
+
+
+def nn_rates(bench):
+    b = nn_bound(bench)
+    return [float("%.3g" % (f * b)) for f in NN_FRACS]
+
+
+def energy(res, k):
+    """Dynamic energy (joules) of a run from its event counts: a flit entering a router (injected
+    or over a link) is one buffer write and one read; a flit leaving one (over a link or to the
+    local port) one crossbar traversal; a link traversal W bits over sqrt(K) PE pitches; a ring
+    stage pass one 2-flit buffer write and read and a PE-pitch wire. Returns (total, parts)."""
+    arrive = res["mesh_flits"] + res["hop_flits"]
+    link_mm = PE_PITCH_MM * math.sqrt(k)
+    parts = {"buffers": arrive * (E_PUSH + E_POP),
+             "crossbar": (res["hop_flits"] + res["eject_flits"]) * E_XBAR,
+             "links": res["hop_flits"] * E_WIDTH * E_LINK_BIT_MM * link_mm,
+             "rings": res["ring_passes"] * (E_RING_PUSH + E_RING_POP + E_WIDTH * E_LINK_BIT_MM * PE_PITCH_MM)}
+    return sum(parts.values()), parts
+
+
+def nn_study():
+    """Every benchmark at NN_FRACS of its ejection bound, every variant of NN_VARIANTS, on the
+    RTL (each delivered packet checked against the model)."""
+    for pair in NN_RUNS.values():
+        for b in pair:
+            if b:
+                harness(b)
+    rates = {bench: nn_rates(bench) for bench in NN_RUNS}
+    runs, tool = {}, {}
+    with cf.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = {}
+        # the largest networks first, so the pool does not end on one long run
+        for bench in reversed(list(NN_RUNS)):
+            bb, mb = NN_RUNS[bench]
+            for rate in rates[bench]:
+                for v, (net, scheme, mc, dense) in NN_VARIANTS.items():
+                    if net == "m" and mb is None:
+                        continue
+                    k = 8 if net == "b" else 1
+                    path, summ = nn_traffic(bench, k, rate, mc, v, dense=dense, scheme=scheme)
+                    futs[(bench, v, rate)] = ex.submit(sim, bb if net == "b" else mb, path)
+                    tool[(bench, v, rate)] = summ
+        for key, f in futs.items():
+            runs[key] = f.result()
+            runs[key]["tool"] = tool[key]
+    lat = {}      # (bench, variant): mean latency over the rates
+    en = {}       # (bench, variant): energy per image (J), parts
+    for bench in NN_RUNS:
+        for v, (net, _, _, _) in NN_VARIANTS.items():
+            if (bench, v, rates[bench][0]) not in runs:
+                continue
+            rs = [runs[(bench, v, r)] for r in rates[bench]]
+            lat[(bench, v)] = sum(x["lat"] for x in rs) / len(rs)
+            k = 8 if net == "b" else 1
+            tot = [energy(x, k) for x in rs]
+            en[(bench, v)] = (sum(t[0] for t in tot) / len(tot) / NN_IMAGES[bench],
+                              {p: sum(t[1][p] for t in tot) / len(tot) / NN_IMAGES[bench] for p in tot[0][1]})
+    traffic_left = {b: 100.0 * runs[(b, "neunoc_zf", rates[b][0])]["mesh_flits"] /
+                    runs[(b, "neunoc_zf", rates[b][0])]["pe_flits"] for b in NN_RUNS}
+    return {"runs": runs, "rates": rates, "lat": lat, "energy": en, "traffic_left": traffic_left}
+
+
+def with_mesh():
+    return [b for b, (_, mb) in NN_RUNS.items() if mb]
+
+
+def nn_red(nn, bench, v, what="lat"):
+    """Reduction (%) of variant v against the mesh: mean over the rates of the per-rate latency
+    reduction, or of the energy per image."""
+    if what == "energy":
+        return 100.0 * (1 - nn["energy"][(bench, v)][0] / nn["energy"][(bench, "mesh")][0])
+    rs = nn["rates"][bench]
+    return sum(100.0 * (1 - nn["runs"][(bench, v, r)]["lat"] / nn["runs"][(bench, "mesh", r)]["lat"])
+               for r in rs) / len(rs)
+
+
+def plot_nn(nn):
+    """Figures 41 (mappings), 42 (multicast) and 43 (normalized latency and energy) as
+    docs/results/neunoc_fig41.png, _fig42.png, _fig43.png."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    benches = list(NN_RUNS)
+    for fig_no, variants, names in (
+            (41, ["neunoc", "neunoc_rand", "neunoc_seq"], ["NN-aware", "random", "sequential"]),
+            (42, ["neunoc_nomc", "neunoc"], ["without multicast", "with multicast"])):
+        bl = benches if fig_no == 41 else benches[1:]
+        fig, axes = plt.subplots(1, len(bl), figsize=(3.6 * len(bl), 3.4), squeeze=False)
+        for ax, bench in zip(axes[0], bl):
+            rs = nn["rates"][bench]
+            for v, name in zip(variants, names):
+                ax.plot(rs, [nn["runs"][(bench, v, r)]["lat"] for r in rs], marker="o", ms=3, label=name)
+            ax.set_title(bench, fontsize=9)
+            ax.set_xlabel("injection rate (images / cycle)", fontsize=7)
+            ax.set_ylabel("average packet latency (cycles)", fontsize=7)
+            ax.tick_params(labelsize=6)
+            ax.tick_params(axis="x", labelrotation=30)
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=6)
+        fig.suptitle("Figure %d (measured on the RTL): Neu-NoC, rings of 8, %s" % (
+            fig_no, "mapping schemes" if fig_no == 41 else "before and after multicast"), fontsize=10)
+        fig.tight_layout()
+        fig.savefig("docs/results/neunoc_fig%d.png" % fig_no, dpi=90)
+        plt.close(fig)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+    designs = [("mesh", "2D mesh"), ("neunoc", "Neu-NoC"), ("neunoc_zf", "Neu-NoC, zero flits")]
+    benches = with_mesh()
+    for ax, what, title in ((axes[0], "lat", "normalized average packet latency"),
+                            (axes[1], "energy", "normalized NoC energy per image")):
+        w = 0.8 / len(designs)
+        for i, (v, name) in enumerate(designs):
+            ys = [1 - nn_red(nn, b, v, what) / 100.0 for b in benches]
+            ax.bar([j + (i - 1) * w for j in range(len(benches))], ys, w, label=name)
+        ax.set_xticks(range(len(benches)))
+        ax.set_xticklabels(benches, fontsize=7, rotation=20)
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("Figure 43 (measured on the RTL; energy from event counts, Noxim 45 nm table)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig("docs/results/neunoc_fig43.png", dpi=90)
+    plt.close(fig)
+    return True
+
+
+def nn_markdown(nn, have_png):
+    md = ["## NN layer traffic: the six benchmarks (Figures 41-43)\n"]
+    md.append("NN traffic (`nnoc_traffic --pattern nn`): images arrive by a Bernoulli process at the given rate; each "
+              "mapped layer sends a fixed 100 cycles after the previous one; every PE of a layer sends its %d "
+              "activations to every PE of the next. Images per run: %s. Rates are %s of each benchmark's ejection "
+              "bound (1 / (largest sending layer's PEs x %d flits) images per cycle). Neu-NoC: the mapper's size "
+              "(Table 10), rings of 8, packing built in; mesh: the mapper's size (K = 1), one unicast packet per "
+              "destination PE, no packing. Both use the same mesh router (2-cycle hops, 4 VCs x 8 flits). "
+              "*Dense*: no zero activation (`--dense`), the paper's Neu-NoC without the zero-flit design. *Zero "
+              "flits*: activations zeroed below %g, packed. Latency from the packet's creation to its tail's "
+              "delivery, over every destination PE's copy, source queueing included; every delivered packet is "
+              "checked against the model.\n" % (
+                  NN_WORDS, ", ".join("%s %d" % (b, NN_IMAGES[b]) for b in NN_RUNS),
+                  " / ".join("%.0f%%" % (100 * f) for f in NN_FRACS), NN_WORDS + 1, THRESHOLD))
+    for n in (41, 42, 43):
+        if have_png:
+            md.append("![Figure %d](neunoc_fig%d.png)\n" % (n, n))
+    md.append("### Figure 43: latency and energy against the mesh\n")
+    md.append("Reduction against the mesh: latency, mean over the rates of the per-rate reduction; energy, per image "
+              "(mean over the rates). Paper: 23.2%% lower latency and 31.1%% lower energy on average (Neu-NoC vs "
+              "2D mesh; the Fattree-mesh design of Figure 43 is not built here).\n")
+    md.append("| benchmark | Neu-NoC / mesh | mesh latency | Neu-NoC latency | latency | zero flits | mesh energy/image | "
+              "Neu-NoC energy/image | energy | zero flits |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|")
+    for b, (bb, mb) in NN_RUNS.items():
+        if not mb:
+            md.append("| %s | %s / - | not run (mesh %s) | %.1f | | | | %.1f nJ | | |" % (
+                b, bb.replace("neunoc_", ""), MESH_SIZES[b], nn["lat"][(b, "neunoc")],
+                1e9 * nn["energy"][(b, "neunoc")][0]))
+            continue
+        md.append("| %s | %s / %s | %.1f | %.1f | %.1f%% lower | %.1f%% lower | %.1f nJ | %.1f nJ | %.1f%% lower | "
+                  "%.1f%% lower |" % (
+                      b, bb.replace("neunoc_", ""), mb.replace("neunoc_", ""), nn["lat"][(b, "mesh")],
+                      nn["lat"][(b, "neunoc")], nn_red(nn, b, "neunoc"), nn_red(nn, b, "neunoc_zf"),
+                      1e9 * nn["energy"][(b, "mesh")][0], 1e9 * nn["energy"][(b, "neunoc")][0],
+                      nn_red(nn, b, "neunoc", "energy"), nn_red(nn, b, "neunoc_zf", "energy")))
+    avg = lambda v, w="lat": sum(nn_red(nn, b, v, w) for b in with_mesh()) / len(with_mesh())  # noqa: E731
+    md.append("| **mean of %d** | | | | **%.1f%% lower** (paper 23.2%%, 6 benchmarks) | %.1f%% lower | | | **%.1f%% lower** (paper "
+              "31.1%%) | %.1f%% lower |" % (len(with_mesh()), avg("neunoc"), avg("neunoc_zf"),
+                                            avg("neunoc", "energy"), avg("neunoc_zf", "energy")))
+    md.append("")
+    md.append("Energy model: dynamic energy per event from Noxim's router power table (Catania et al., ACM TOMACS "
+              "2016, `bin/power.yaml`, 45 nm) at %d-bit flits and 8-flit buffers: buffer write %.2f pJ, read %.2f "
+              "pJ, 5-port crossbar %.2f pJ per flit; link %.1f fJ per bit per mm; a ring stage is a 2-flit buffer "
+              "(write %.2f pJ, read %.2f pJ) and a %.0f mm wire. Events, from the RTL's counters: flits injected "
+              "into and sent between routers (buffer write and read each), flits leaving routers on links and "
+              "local ports (crossbar), link traversals; ring-stage passes are counted by the harness from each "
+              "packet's fixed ring path. Wire lengths: PE pitch %.0f mm; a mesh link spans one PE pitch in the "
+              "mesh and sqrt(8) = 2.83 in Neu-NoC (8 PEs per router). Both networks are charged at the same "
+              "width: our mesh flit carries the destination bit string the unicast baseline does not need, and "
+              "charging it would favour Neu-NoC. Leakage, the network interfaces (Noxim leaves them "
+              "uncharacterized) and allocation (Noxim: 0.11 pJ per head flit and router) are left out.\n" % (
+                  E_WIDTH, 1e12 * E_PUSH, 1e12 * E_POP, 1e12 * E_XBAR, 1e15 * E_LINK_BIT_MM,
+                  1e12 * E_RING_PUSH, 1e12 * E_RING_POP, PE_PITCH_MM, PE_PITCH_MM))
+    md.append("| benchmark | design | buffers | crossbar | links | rings | total per image |")
+    md.append("|---|---|---|---|---|---|---|")
+    for b in NN_RUNS:
+        for v in ("mesh", "neunoc", "neunoc_zf"):
+            if (b, v) not in nn["energy"]:
+                continue
+            e, parts = nn["energy"][(b, v)]
+            md.append("| %s | %s | %s | %.2f nJ |" % (b, v, " | ".join("%.2f nJ" % (1e9 * parts[p]) for p in
+                                                                     ("buffers", "crossbar", "links", "rings")),
+                                                       1e9 * e))
+    md.append("")
+    md.append("### Figures 41 and 42: mapping and multicast on Neu-NoC\n")
+    md.append("Average packet latency (cycles) per rate. Mapping: NN-aware (the mapper's heuristic), random (seed 1), "
+              "sequential. Multicast: without, one packet per destination ring (`--no-multicast`). Paper: NN-aware "
+              "mapping best in all six benchmarks; multicast lowers latency in all five (mnist_mlp_1 has nothing "
+              "to merge).\n")
+    md.append("| benchmark | images/cycle | NN-aware | random | sequential | without multicast | mesh |")
+    md.append("|---|---|---|---|---|---|---|")
+    for b in NN_RUNS:
+        for r in nn["rates"][b]:
+            md.append("| %s | %g | %s |" % (b, r, " | ".join(
+                "%.1f" % nn["runs"][(b, v, r)]["lat"] if (b, v, r) in nn["runs"] else "not run"
+                for v in ("neunoc", "neunoc_rand", "neunoc_seq", "neunoc_nomc", "mesh"))))
+    md.append("")
+    wins = sum(1 for b in NN_RUNS if nn["lat"][(b, "neunoc")] <= min(nn["lat"][(b, "neunoc_rand")],
+                                                                    nn["lat"][(b, "neunoc_seq")]))
+    mc = sum(1 for b in list(NN_RUNS)[1:] if nn["lat"][(b, "neunoc")] < nn["lat"][(b, "neunoc_nomc")])
+    md.append("NN-aware mapping has the lowest mean latency in %d of %d benchmarks; multicast lowers it in %d of %d.\n" % (
+        wins, len(NN_RUNS), mc, len(NN_RUNS) - 1))
+    return md
+
+
 # ---------------------------------------------------------------- main
 def main():
     t0 = time.time()
@@ -799,7 +1035,7 @@ def main():
     if ONLY == "uniform":
         load = load_sweeps()
         runs = sum(s["runs"] for s in load.values())
-        have_png = plot(load, {}, os.path.join(WORK, "neunoc_load.png"))
+        have_png = plot(load, os.path.join(WORK, "neunoc_load.png"))
         md = ["# Neu-NoC load sweeps (NEUNOC_ONLY=uniform)\n",
               "%d RTL runs (%d checks against the C model, all passed), %.0f s.\n" % (
                   runs, sum(s["checks"] for s in load.values()), time.time() - t0)]
@@ -814,7 +1050,7 @@ def main():
         die("NEUNOC_ONLY=%s: the only partial run is NEUNOC_ONLY=uniform" % ONLY)
 
     for b in list(NETS.values()) + [a for v in ABLATION_BASE.values() for a in v] + \
-            [b for pair in NN_RUNS.values() for b in pair]:
+            [b for pair in NN_RUNS.values() for b in pair if b]:
         harness(b)   # every harness first: a missing one fails now, not after the sweeps
     maps = mapping()
 
@@ -826,38 +1062,13 @@ def main():
     nchecks += sum(s["checks"] for s in load.values())
     uni = {label: load[(b, "uniform")] for label, b in NETS.items()}
 
-    # NN workloads: Neu-NoC (multicast) vs mesh (unicast) on dense activations (no zero words: the
-    # paper's 23.2% compares Neu-NoC without the zero-flit design), and Neu-NoC with packing on
-    # activations thresholded at THRESHOLD
-    nn, nn_curves, traffic_left = {}, {}, {}
-    with cf.ThreadPoolExecutor(max_workers=JOBS) as ex:
-        futs = {}
-        for bench, (bb, mb) in NN_RUNS.items():
-            for rate in NN_RATES[bench]:
-                pb, sb = nn_traffic(bench, 8, rate, True, "neunoc_dense", dense=True)
-                pm, sm = nn_traffic(bench, 1, rate, False, "mesh_dense", dense=True)
-                pz, sz = nn_traffic(bench, 8, rate, True, "neunoc_zf")
-                futs[(bench, "neunoc", rate)] = (ex.submit(sim, bb, pb), sb)
-                futs[(bench, "mesh", rate)] = (ex.submit(sim, mb, pm), sm)
-                futs[(bench, "neunoc_zf", rate)] = (ex.submit(sim, bb, pz), sz)
-        for key, (f, s) in futs.items():
-            nn[key] = f.result()
-            nn[key]["tool"] = s
-    nruns += len(nn)
-    nchecks += sum(v["checks"] for v in nn.values())
-    reductions, reductions_zf = {}, {}
-    for bench in NN_RUNS:
-        rates = NN_RATES[bench]
-        nn_curves[bench] = {
-            "Neu-NoC (dense)": [(r, nn[(bench, "neunoc", r)]["lat"]) for r in rates],
-            "Neu-NoC, zero flits (threshold %g)" % THRESHOLD: [(r, nn[(bench, "neunoc_zf", r)]["lat"]) for r in rates],
-            "mesh (dense)": [(r, nn[(bench, "mesh", r)]["lat"]) for r in rates]}
-        reductions[bench] = [100.0 * (1 - nn[(bench, "neunoc", r)]["lat"] / nn[(bench, "mesh", r)]["lat"])
-                             for r in rates]
-        reductions_zf[bench] = [100.0 * (1 - nn[(bench, "neunoc_zf", r)]["lat"] / nn[(bench, "mesh", r)]["lat"])
-                                for r in rates]
-        x = nn[(bench, "neunoc_zf", rates[0])]
-        traffic_left[bench] = 100.0 * x["mesh_flits"] / x["pe_flits"]
+    # NN workloads, all six benchmarks (Figures 41-43)
+    t_nn = time.time()
+    nn = nn_study()
+    t_nn = time.time() - t_nn
+    nruns += len(nn["runs"])
+    nchecks += sum(v["checks"] for v in nn["runs"].values())
+    traffic_left = nn["traffic_left"]
     # traffic left for every benchmark from the model (nnoc_mesh_flits), at the same threshold
     model_left = {}
     for b in BENCHES:
@@ -865,7 +1076,8 @@ def main():
         model_left[b] = 100.0 * float(s["packed_ratio"])
     ar = area()
     ov_small, ov_paper = pack_overhead(ar, "small", 4), pack_overhead(ar, "paper", 8)
-    have_png = plot(load, nn_curves, "docs/results/neunoc_latency.png")
+    have_png = plot(load, "docs/results/neunoc_latency.png")
+    have_nn_png = plot_nn(nn)
 
     # ---------------------------------------------------------------- tsv
     tsv = []
@@ -880,10 +1092,18 @@ def main():
                 ("traffic left after zero-flit packing %s (model)" % b, "%.1f" % p[6], "%.1f" % model_left[b], "%")]
     for b, v in traffic_left.items():
         tsv.append(("traffic left after zero-flit packing %s (RTL)" % b, "%.1f" % PAPER_T11[b][6], "%.1f" % v, "%"))
-    avg_red = sum(sum(v) / len(v) for v in reductions.values()) / len(reductions)
-    avg_red_zf = sum(sum(v) / len(v) for v in reductions_zf.values()) / len(reductions_zf)
+    wm = with_mesh()
+    avg_red = sum(nn_red(nn, b, "neunoc") for b in wm) / len(wm)
+    avg_red_zf = sum(nn_red(nn, b, "neunoc_zf") for b in wm) / len(wm)
+    avg_en = sum(nn_red(nn, b, "neunoc", "energy") for b in wm) / len(wm)
+    avg_en_zf = sum(nn_red(nn, b, "neunoc_zf", "energy") for b in wm) / len(wm)
+    for b in wm:
+        tsv.append(("NN packet latency reduction, Neu-NoC vs mesh, %s" % b, "-", "%.1f" % nn_red(nn, b, "neunoc"), "%"))
+        tsv.append(("NN energy reduction, Neu-NoC vs mesh, %s" % b, "-", "%.1f" % nn_red(nn, b, "neunoc", "energy"), "%"))
     tsv.append(("NN packet latency reduction, Neu-NoC vs mesh (mean)", "23.2", "%.1f" % avg_red, "%"))
     tsv.append(("NN packet latency reduction, Neu-NoC with zero flits vs mesh (mean)", "-", "%.1f" % avg_red_zf, "%"))
+    tsv.append(("NN energy reduction, Neu-NoC vs mesh (mean)", "31.1", "%.1f" % avg_en, "%"))
+    tsv.append(("NN energy reduction, Neu-NoC with zero flits vs mesh (mean)", "-", "%.1f" % avg_en_zf, "%"))
     tsv += load_tsv(load)
     for name, ov in (("test widths", ov_small), ("paper widths", ov_paper)):
         if ov:
@@ -911,12 +1131,14 @@ def main():
         maps["mnist_mlp_2"]["load_r"], maps["mnist_mlp_2"]["load_nn"]))
     md.append("| packets without / with multicast (mnist_mlp_2) | 36 -> 20 | %d -> %d |" % (
         maps["mnist_mlp_2"]["pkts"], maps["mnist_mlp_2"]["merged"]))
-    md.append("| traffic left after zero-flit packing (threshold %g, RTL, mnist_mlp_1 / _2) | 63.8%% / 55.8%% | %s |" % (
-        THRESHOLD, " / ".join("%.1f%%" % traffic_left[b] for b in NN_RUNS)))
+    md.append("| traffic left after zero-flit packing (threshold %g, RTL, mean of six benchmarks) | 56.0%% "
+              "(Table 11, mean) | %.1f%% |" % (THRESHOLD, sum(traffic_left.values()) / len(traffic_left)))
     md.append("| average packet latency, Neu-NoC vs mesh (NN traffic, dense activations, mean over rates and "
-              "mnist_mlp_1 / _2) | 23.2%% lower (6 benchmarks) | %.1f%% lower |" % avg_red)
-    md.append("| the same with zero-flit packing on Neu-NoC (threshold %g) | further reduction, Section 3.5.4.5 | "
-              "%.1f%% lower |" % (THRESHOLD, avg_red_zf))
+              "%s) | 23.2%% lower (six benchmarks) | %.1f%% lower |" % (" / ".join(wm), avg_red))
+    md.append("| the same with zero-flit packing on Neu-NoC (threshold %g) | 11.7%% lower than Fattree-mesh | "
+              "%.1f%% lower than the mesh |" % (THRESHOLD, avg_red_zf))
+    md.append("| NoC energy, Neu-NoC vs mesh (per image, RTL event counts x Noxim's 45 nm energies, %s) | "
+              "31.1%% lower | %.1f%% lower (%.1f%% with zero flits) |" % (" / ".join(wm), avg_en, avg_en_zf))
     for label, s in uni.items():
         md.append("| zero-load latency, uniform random, %s | - | %.2f cycles (pipeline formula %.2f) |" % (
             label, s["zero"], s["analytic"]))
@@ -931,9 +1153,6 @@ def main():
     md.append("")
 
     facts = {
-        "flit_ratio": " / ".join("%.1fx" % (nn[(b, "mesh", NN_RATES[b][0])]["mesh_flits"] /
-                                         nn[(b, "neunoc", NN_RATES[b][0])]["mesh_flits"]) for b in NN_RUNS),
-        "per_bench": " / ".join("%.1f%% on %s" % (sum(reductions[b]) / len(reductions[b]), b) for b in NN_RUNS),
         "mesh_share": " / ".join("%.0f%% (%s widths)" % (o["mesh_share"], n) for n, o in
                                  (("test", ov_small), ("paper", ov_paper)) if o),
         "ring_pct": " / ".join("%.1f%% (%s widths)" % (o["ring_pct"], n) for n, o in
@@ -978,26 +1197,7 @@ def main():
                                                   "%.1f%%" % traffic_left[b] if b in traffic_left else "not run"))
     md.append("")
     md += load_markdown(load, "neunoc_latency.png" if have_png else None)
-    md.append("## NN layer traffic: Neu-NoC versus mesh\n")
-    if have_png:
-        md.append("Latency curves: the last panels of the plot above.\n")
-    md.append("NN traffic (%d images arriving by a Bernoulli process at the given rate; each mapped layer sends "
-              "a fixed 100 cycles after the previous one). Neu-NoC: Table 10's Neu-NoC size, rings of 8, NN-aware "
-              "mapping, multicast (one packet per destination-ring set, cut to the VC depth), build with packing. "
-              "Mesh: Table 10's mesh size (K = 1), NN-aware mapping, one unicast packet per destination PE "
-              "(`--no-multicast`), no packing. *Dense*: activations with no zero word (`--dense`), so packing "
-              "changes nothing: the paper's Neu-NoC-versus-mesh comparison. *Zero flits*: activations zeroed "
-              "below %g, packed on Neu-NoC. Latency from the packet's creation to its tail's delivery, averaged "
-              "over every destination PE's copy, source queueing included.\n" % (NN_IMAGES, THRESHOLD))
-    md.append(NN_NOTE % facts + "\n")
-    md.append("| benchmark | images/cycle | Neu-NoC dense | mesh dense | reduction | Neu-NoC zero flits | reduction |")
-    md.append("|---|---|---|---|---|---|---|")
-    for bench in NN_RUNS:
-        for r, red, redz in zip(NN_RATES[bench], reductions[bench], reductions_zf[bench]):
-            md.append("| %s | %g | %.2f | %.2f | %.1f%% | %.2f | %.1f%% |" % (
-                bench, r, nn[(bench, "neunoc", r)]["lat"], nn[(bench, "mesh", r)]["lat"], red,
-                nn[(bench, "neunoc_zf", r)]["lat"], redz))
-    md.append("")
+    md += nn_markdown(nn, have_nn_png)
     md.append("## Router area\n")
     for name, ov in (("test widths (26-bit flits, K 4)", ov_small), ("paper widths (110-bit flits, K 8, 4 VCs x 8)", ov_paper)):
         if ov:
@@ -1011,9 +1211,9 @@ def main():
     md.append("")
     with open("docs/results/neunoc.md", "w") as f:
         f.write("\n".join(md) + "\n")
-    print("bench-neunoc: %d runs, %.0f s (load sweeps %.0f s); wrote docs/results/neunoc.md, "
-          "docs/results/neunoc_latency.png, %s/bench/neunoc.tsv and %s/bench/neunoc_load.tsv" % (
-              nruns, time.time() - t0, t_load, BUILD, BUILD))
+    print("bench-neunoc: %d runs, %.0f s (load sweeps %.0f s, NN study %.0f s); wrote docs/results/neunoc.md, "
+          "docs/results/neunoc_latency.png, neunoc_fig41..43.png, %s/bench/neunoc.tsv and %s/bench/neunoc_load.tsv" % (
+              nruns, time.time() - t0, t_load, t_nn, BUILD, BUILD))
 
 
 if __name__ == "__main__":

@@ -121,6 +121,11 @@ struct Env {
   double lat_sum = 0, net_lat_sum = 0;
   uint64_t lat_max = 0;
   long err_pulses = 0, drop_pulses = 0;
+  // Ring-router passes of all added packets (K > 1; the energy estimate): a flit from ring
+  // position q passes the send ring's positions q .. K-1, and in every destination ring the
+  // receive ring's positions 0 .. the highest destination position (rings forward a flit only
+  // while destinations remain downstream). Counted from the packets, as the path is fixed.
+  uint64_t ring_passes = 0;
   // Measurement window (traffic runs: +warmup, +measure): packets created in [win_lo, win_hi)
   // are the measured ones (their latency, per source too); deliveries and flits that arrive in
   // the window give the accepted throughput.
@@ -165,6 +170,13 @@ struct Env {
     std::vector<int> dests(g_np);
     int nd = nnoc_dests(&g_cfg, &p, dests.data(), g_np);
     pi.ndest = nd;
+    if (g_cfg.k > 1) {
+      int top = 31;
+      while (top > 0 && !((p.dst_pe >> top) & 1u)) top--;
+      uint64_t rings = static_cast<uint64_t>(nnoc_mask_popcount(p.dst_mesh, g_nr));
+      ring_passes += static_cast<uint64_t>(n) *
+                     (static_cast<uint64_t>(g_cfg.k - p.src % g_cfg.k) + rings * (top + 1));
+    }
     if (in_window(p.t)) win_created++;
     pkts.push_back(pi);
     for (int i = 0; i < nd; i++) {
@@ -286,10 +298,12 @@ struct Env {
 
   void report(const char *what) {
     std::printf("noc: %s cycles=%" PRIu64 " packets=%zu delivered=%ld avg_lat=%.2f avg_net_lat=%.2f max_lat=%" PRIu64
-                " pe_flits=%u mesh_flits=%u err_pulses=%ld drops=%ld\n",
+                " pe_flits=%u mesh_flits=%u hop_flits=%u eject_flits=%u ring_passes=%" PRIu64
+                " err_pulses=%ld drops=%ld\n",
                 what, sim.cycle, pkts.size(), delivered, delivered ? lat_sum / delivered : 0.0,
                 delivered ? net_lat_sum / delivered : 0.0, lat_max, sim.top->stat_pe_flits_o,
-                sim.top->stat_mesh_flits_o, err_pulses, drop_pulses);
+                sim.top->stat_mesh_flits_o, sim.top->stat_hop_flits_o, sim.top->stat_eject_flits_o,
+                ring_passes, err_pulses, drop_pulses);
   }
 
   // The measurement window's figures: offered and accepted load (packets, deliveries and flits

@@ -170,12 +170,11 @@ struct Env {
     std::vector<int> dests(g_np);
     int nd = nnoc_dests(&g_cfg, &p, dests.data(), g_np);
     pi.ndest = nd;
-    if (g_cfg.k > 1) {
-      int top = 31;
-      while (top > 0 && !((p.dst_pe >> top) & 1u)) top--;
+    if (g_cfg.k > 1 && p.dst_pe != 0) {
+      uint64_t recv_len = 32u - static_cast<uint64_t>(__builtin_clz(p.dst_pe));  // highest position + 1
       uint64_t rings = static_cast<uint64_t>(nnoc_mask_popcount(p.dst_mesh, g_nr));
       ring_passes += static_cast<uint64_t>(n) *
-                     (static_cast<uint64_t>(g_cfg.k - p.src % g_cfg.k) + rings * (top + 1));
+                     (static_cast<uint64_t>(g_cfg.k - p.src % g_cfg.k) + rings * recv_len);
     }
     if (in_window(p.t)) win_created++;
     pkts.push_back(pi);

@@ -20,7 +20,7 @@ typedef unsigned long long ull;
 static int rng_below(cutil_rng_t *s, int n) { return (int)cutil_rng_below(s, (uint64_t)n); }
 
 static nnoc_cfg_t mkcfg(int k, int cols, int rows, int data_w, int tag_w, int cnt_w) {
-  nnoc_cfg_t c = {k, cols, rows, data_w, tag_w, cnt_w};
+  nnoc_cfg_t c = {k, cols, rows, data_w, tag_w, cnt_w, 0};
   return c;
 }
 
@@ -468,6 +468,7 @@ static int packed_follows_rules(const nnoc_cfg_t *c, const nnoc_flit_t *f, int n
 
 static nnoc_cfg_t random_cfg(cutil_rng_t *s) {
   nnoc_cfg_t c;
+  c.dst_coord = 0; /* random_pkt makes multicast packets */
   do {
     c.k = 1 + rng_below(s, 32);
     c.cols = 1 + rng_below(s, 8);
@@ -857,6 +858,60 @@ static void test_pkt_check(void) {
   CHECK(nnoc_pkt_check(&c, &pk, 5, NULL, 0) == 0, "multicast of 5 flits, vc 5");
 }
 
+/* Coordinate heads (dst_coord = 1), K = 4 on a 3 x 2 mesh: XW 2, YW 1, DstW 3, HdrW = 3+4+3+2+8+1
+ * = 21 = PW, FlitW 23, type in bits 22:21.  Head payload: dst x [1:0], dst y [2], dst_pe [6:3],
+ * src router [9:7], src pos [11:10], tag [19:12], single [20]. */
+static void test_head_coord(void) {
+  nnoc_cfg_t c = small_cfg();
+  c.dst_coord = 1;
+  char err[200] = "";
+  CHECK(nnoc_cfg_check(&c, err, sizeof err) == 0, "coordinate cfg refused: %s", err);
+  CHECK(nnoc_dst_w(&c) == 3 && nnoc_hdr_w(&c) == 21 && nnoc_flit_w(&c) == 23,
+        "coordinate widths dst %d hdr %d flit %d", nnoc_dst_w(&c), nnoc_hdr_w(&c), nnoc_flit_w(&c));
+  nnoc_cfg_t s = small_cfg();
+  CHECK(nnoc_dst_w(&s) == 6, "bit-string dst_w %d want 6", nnoc_dst_w(&s));
+  /* 24 x 24 plain mesh: DstW 5 + 5, HdrW = 10+1+10+1+8+1 = 31 (the bit string would be 576). */
+  nnoc_cfg_t m = mkcfg(1, 24, 24, 16, 8, 4);
+  m.dst_coord = 1;
+  CHECK(nnoc_dst_w(&m) == 10 && nnoc_hdr_w(&m) == 31 && nnoc_flit_w(&m) == 33,
+        "24x24 coordinate widths dst %d hdr %d", nnoc_dst_w(&m), nnoc_hdr_w(&m));
+  nnoc_cfg_t bad = small_cfg();
+  bad.dst_coord = 2;
+  refuse_cfg(bad, "dst_coord = 2");
+
+  /* src 21 = router 5 pos 1, dst router 4 = (x 1, y 1): 1 | 1 << 2 = 5, dst_pe 0xA << 3 (0x50),
+   * 5 << 7 (0x280), 1 << 10 (0x400), 0xA5 << 12 (0xA5000), HEAD 01 << 21 (0x200000). */
+  uint32_t w3[3] = {1, 2, 3};
+  nnoc_flit_t h;
+  pkt_set(&pk, 21, 0x10, 0xA, 0xA5, 3, w3);
+  nnoc_head_encode(&c, &pk, &h);
+  CHECK(h.w[0] == 0x002A56D5u && words_above_zero(&h, 1), "coordinate head %08x want 002a56d5",
+        h.w[0]);
+  nnoc_pkt_t *d = &pk2;
+  pkt_clear(d);
+  memset(d->dst_mesh, 0xff, sizeof d->dst_mesh);
+  CHECK(nnoc_head_decode(&c, &h, d) == 0, "coordinate head decoded as single");
+  CHECK(d->src == 21 && d->dst_mesh[0] == 0x10 && d->dst_mesh[1] == 0 && d->dst_pe == 0xA &&
+            d->tag == 0xA5,
+        "coordinate decode src %d mesh %x pe %x tag %x", d->src, d->dst_mesh[0], d->dst_pe, d->tag);
+  /* x = 3 is off the 3-column mesh: no destination. */
+  h.w[0] = (h.w[0] & ~7u) | 3u;
+  nnoc_head_decode(&c, &h, d);
+  CHECK(nnoc_mask_popcount(d->dst_mesh, NNOC_MAX_ROUTERS) == 0, "x 3 decoded to router bits %x",
+        d->dst_mesh[0]);
+  /* Delivery to PE 17 (router 4, pos 1): the head keeps the coordinates; bit 0 of dst_pe is
+   * already clear. */
+  CHECK(nnoc_delivery(&c, &pk, 17, fa, BUF_FLITS) == 4, "coordinate delivery count");
+  CHECK(fa[0].w[0] == 0x002A56D5u, "coordinate delivery head %08x", fa[0].w[0]);
+  /* One destination router per packet, of any length; two are refused. */
+  accept_pkt(&c, &pk, 2, "coordinate unicast of 4 flits, vc 2");
+  pk.dst_mesh[0] = 0x11;
+  pk.nwords = 0;
+  refuse_pkt(&c, &pk, 4, "dst_coord", "two routers with coordinate heads");
+  CHECK(!strstr(refusal[nrefusal - 1], "virtual channel"), "wrong refusal: %s",
+        refusal[nrefusal - 1]);
+}
+
 int main(void) {
   test_cfg_widths();
   test_cfg_refusals();
@@ -872,5 +927,6 @@ int main(void) {
   test_delivery();
   test_delivery_random();
   test_pkt_check();
+  test_head_coord();
   return CHECK_SUMMARY();
 }

@@ -20,7 +20,7 @@
 #define S (1 << NNOC_PORT_S)
 
 static nnoc_cfg_t mk(int k, int cols, int rows) {
-  nnoc_cfg_t c = {k, cols, rows, 16, 8, 4};
+  nnoc_cfg_t c = {k, cols, rows, 16, 8, 4, 0};
   return c;
 }
 

@@ -10,13 +10,20 @@
  * Flit.  FlitW = 2 + PW bits: type in the top two bits, payload PW = max(DataW, HdrW, CntW)
  * below.  Types: NNOC_HEAD 2'b01, NNOC_BODY 2'b00, NNOC_TAIL 2'b10, NNOC_PP 2'b11.
  *   head payload, LSB first:
- *     [NR-1:0]        dst_mesh  one bit per router: the packet is for PEs of router r's ring
+ *     [DstW-1:0]      destination router(s), one of two encodings (cfg dst_coord, RTL DstCoord):
+ *                       dst_coord = 0: dst_mesh, one bit per router (DstW = NR): the packet is
+ *                         for PEs of router r's ring for every bit r set (multicast)
+ *                       dst_coord = 1: the one destination router's coordinates, x in the low
+ *                         XW bits, y in the YW bits above (DstW = XW + YW; XW = max(1,
+ *                         clog2(Cols)), YW = max(1, clog2(Rows))): unicast between routers,
+ *                         the conventional mesh header; a head with x >= Cols or y >= Rows has
+ *                         no destination
  *     next K bits     dst_pe    one bit per ring position: which PEs of each destination ring
  *     next RIdW bits  src router          (RIdW = max(1, clog2(NR)))
  *     next PIdW bits  src ring position   (PIdW = max(1, clog2(K)))
  *     next TagW bits  tag                 (the source's packet number, carried untouched)
  *     next 1 bit      single              1: head-only packet (no data flits follow)
- *     HdrW = NR + K + RIdW + PIdW + TagW + 1; bits above HdrW are zero.
+ *     HdrW = DstW + K + RIdW + PIdW + TagW + 1; bits above HdrW are zero.
  *   body / tail payload: [DataW-1:0] one data word, upper bits zero.
  *   PP payload (mesh links only): [CntW-1:0] n = 1 .. 2^CntW - 1 zero body words it stands for.
  * Packet at a PE: a head with single = 1 alone, or a head (single = 0) then L >= 1 data flits:
@@ -29,7 +36,8 @@
  * packed (a zero last word travels as a tail).  Unpacking restores the exact body flits.
  *
  * Delivery.  Every PE p of every router r with dst_mesh bit r and dst_pe bit p set receives the
- * packet once, as one contiguous flit sequence: the head with dst_mesh = (1 << r) only and
+ * packet once, as one contiguous flit sequence: the head with dst_mesh = (1 << r) only (with
+ * dst_coord = 1: the coordinates of r, unchanged) and
  * dst_pe = the original dst_pe with the bits below p cleared (each ring router clears its own
  * bit when it takes its copy), every other head field unchanged, then the original data flits.
  * Packets to different PEs and from different sources may arrive in any order.
@@ -67,6 +75,7 @@ typedef struct {
   int data_w; /* data word width, 1..32 */
   int tag_w;  /* tag width, 1..16 */
   int cnt_w;  /* PP counter width, 1..16 */
+  int dst_coord; /* head destination: 0 = router bit string (multicast), 1 = coordinates */
 } nnoc_cfg_t;
 
 /* 0 when cfg is valid; otherwise -1 and a one-line reason in err. */
@@ -75,6 +84,7 @@ int nnoc_routers(const nnoc_cfg_t *cfg); /* NR = cols * rows */
 int nnoc_pes(const nnoc_cfg_t *cfg);     /* NR * K */
 int nnoc_rid_w(const nnoc_cfg_t *cfg);
 int nnoc_pid_w(const nnoc_cfg_t *cfg);
+int nnoc_dst_w(const nnoc_cfg_t *cfg); /* DstW: NR, or XW + YW with dst_coord */
 int nnoc_hdr_w(const nnoc_cfg_t *cfg);
 int nnoc_payload_w(const nnoc_cfg_t *cfg); /* PW */
 int nnoc_flit_w(const nnoc_cfg_t *cfg);    /* 2 + PW */
@@ -122,8 +132,9 @@ int nnoc_dests(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int *pe, int max);
 /* The exact flit sequence PE `pe` must receive for p (head rewritten as above); returns the
  * count, or -1 when pe is not a destination of p. */
 int nnoc_delivery(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int pe, nnoc_flit_t *out, int max);
-/* 0 when p is a packet the network accepts (fields in range, at least one destination,
- * multicast length rule for vc_depth); otherwise -1 and a one-line reason. */
+/* 0 when p is a packet the network accepts (fields in range, at least one destination, one
+ * destination router with dst_coord, multicast length rule for vc_depth); otherwise -1 and a
+ * one-line reason. */
 int nnoc_pkt_check(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int vc_depth, char *err,
                    size_t errlen);
 

@@ -33,8 +33,14 @@ static int max1(int v) { return v < 1 ? 1 : v; }
 int nnoc_rid_w(const nnoc_cfg_t *cfg) { return max1(clog2(nnoc_routers(cfg))); }
 int nnoc_pid_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->k)); }
 
+static int x_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->cols)); }
+static int y_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->rows)); }
+int nnoc_dst_w(const nnoc_cfg_t *cfg) {
+  return cfg->dst_coord ? x_w(cfg) + y_w(cfg) : nnoc_routers(cfg);
+}
+
 int nnoc_hdr_w(const nnoc_cfg_t *cfg) {
-  return nnoc_routers(cfg) + cfg->k + nnoc_rid_w(cfg) + nnoc_pid_w(cfg) + cfg->tag_w + 1;
+  return nnoc_dst_w(cfg) + cfg->k + nnoc_rid_w(cfg) + nnoc_pid_w(cfg) + cfg->tag_w + 1;
 }
 
 int nnoc_payload_w(const nnoc_cfg_t *cfg) {
@@ -64,6 +70,10 @@ int nnoc_cfg_check(const nnoc_cfg_t *cfg, char *err, size_t errlen) {
     return cutil_seterr(err, errlen, "tag_w = %d: must be 1..16", cfg->tag_w), -1;
   if (!in_range(cfg->cnt_w, 1, 16))
     return cutil_seterr(err, errlen, "cnt_w = %d: must be 1..16", cfg->cnt_w), -1;
+  if (!in_range(cfg->dst_coord, 0, 1))
+    return cutil_seterr(err, errlen, "dst_coord = %d: must be 0 (bit string) or 1 (coordinates)",
+                        cfg->dst_coord),
+           -1;
   /* Unreachable with the limits above (the widest flit is 1090 bits), kept so that raising a
    * limit without raising NNOC_FLIT_WORDS fails loudly instead of overrunning a flit. */
   if (nnoc_flit_w(cfg) > FLIT_BITS)
@@ -96,7 +106,8 @@ static uint32_t get_bits(const nnoc_flit_t *f, int pos, int width) {
 
 /* Bit offsets of the head fields and the flit's widths, computed once per call. */
 typedef struct {
-  int nr, k;
+  int nr, k, cols, rows;
+  int dst_coord, x_w, dst_w; /* destination encoding (nnoc_cfg_t dst_coord) and its width */
   int rid_w, pid_w, tag_w, data_w, cnt_w;
   int off_pe, off_rid, off_pid, off_tag, off_single;
   int hdr_w, flit_w;
@@ -106,12 +117,17 @@ static layout_t layout_of(const nnoc_cfg_t *cfg) {
   layout_t l;
   l.nr = nnoc_routers(cfg);
   l.k = cfg->k;
+  l.cols = cfg->cols;
+  l.rows = cfg->rows;
+  l.dst_coord = cfg->dst_coord;
+  l.x_w = x_w(cfg);
+  l.dst_w = nnoc_dst_w(cfg);
   l.rid_w = nnoc_rid_w(cfg);
   l.pid_w = nnoc_pid_w(cfg);
   l.tag_w = cfg->tag_w;
   l.data_w = cfg->data_w;
   l.cnt_w = cfg->cnt_w;
-  l.off_pe = l.nr;
+  l.off_pe = l.dst_w;
   l.off_rid = l.off_pe + l.k;
   l.off_pid = l.off_rid + l.rid_w;
   l.off_tag = l.off_pid + l.pid_w;
@@ -186,9 +202,16 @@ int nnoc_mask_popcount(const uint32_t *mask, int nbits) {
 static nnoc_flit_t head_with(const layout_t *l, const nnoc_pkt_t *p, const uint32_t *dst_mesh,
                              uint32_t dst_pe) {
   nnoc_flit_t f = make_flit(l, NNOC_HEAD, 0);
-  for (int i = 0; i * 32 < l->nr; i++) {
-    int w = l->nr - i * 32;
-    put_bits(&f, i * 32, w > 32 ? 32 : w, dst_mesh[i]);
+  if (l->dst_coord) {
+    /* the lowest destination router (nnoc_pkt_check refuses more than one) */
+    int r = 0;
+    while (r < l->nr - 1 && !nnoc_mask_get(dst_mesh, r)) r++;
+    put_bits(&f, 0, l->dst_w, (uint32_t)(r / l->cols) << l->x_w | (uint32_t)(r % l->cols));
+  } else {
+    for (int i = 0; i * 32 < l->nr; i++) {
+      int w = l->nr - i * 32;
+      put_bits(&f, i * 32, w > 32 ? 32 : w, dst_mesh[i]);
+    }
   }
   put_bits(&f, l->off_pe, l->k, dst_pe);
   put_bits(&f, l->off_rid, l->rid_w, (uint32_t)(p->src / l->k));
@@ -206,9 +229,15 @@ void nnoc_head_encode(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, nnoc_flit_t *o
 int nnoc_head_decode(const nnoc_cfg_t *cfg, const nnoc_flit_t *f, nnoc_pkt_t *p) {
   layout_t l = layout_of(cfg);
   memset(p->dst_mesh, 0, sizeof p->dst_mesh);
-  for (int i = 0; i * 32 < l.nr; i++) {
-    int w = l.nr - i * 32;
-    p->dst_mesh[i] = get_bits(f, i * 32, w > 32 ? 32 : w);
+  if (l.dst_coord) {
+    /* coordinates off the mesh decode to no destination */
+    int x = (int)get_bits(f, 0, l.x_w), y = (int)get_bits(f, l.x_w, l.dst_w - l.x_w);
+    if (x < l.cols && y < l.rows) nnoc_mask_set(p->dst_mesh, y * l.cols + x, 1);
+  } else {
+    for (int i = 0; i * 32 < l.nr; i++) {
+      int w = l.nr - i * 32;
+      p->dst_mesh[i] = get_bits(f, i * 32, w > 32 ? 32 : w);
+    }
   }
   p->dst_pe = get_bits(f, l.off_pe, l.k);
   p->src = (int)get_bits(f, l.off_rid, l.rid_w) * l.k + (int)get_bits(f, l.off_pid, l.pid_w);
@@ -411,6 +440,12 @@ int nnoc_pkt_check(const nnoc_cfg_t *cfg, const nnoc_pkt_t *p, int vc_depth, cha
   layout_t l = layout_of(cfg);
   if (check_fields(&l, p, err, errlen) < 0 || check_dests(&l, p, err, errlen) < 0) return -1;
   int routers = nnoc_mask_popcount(p->dst_mesh, l.nr);
+  if (routers > 1 && l.dst_coord)
+    return cutil_seterr(err, errlen,
+                        "multicast to %d routers: a network with coordinate heads (dst_coord) "
+                        "takes one destination router per packet",
+                        routers),
+           -1;
   if (routers > 1 && 1 + p->nwords > vc_depth)
     return cutil_seterr(err, errlen,
                         "multicast to %d routers of %d flits does not fit in a virtual channel "

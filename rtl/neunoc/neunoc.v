@@ -18,9 +18,10 @@
 //            own ring around (local in to local out).
 //
 //            Flit format (cmodel/include/neunoc.h): type [FlitW-1:FlitW-2] (01 head, 00 body,
-//            10 tail, 11 PP), payload below. Head payload: dst_mesh [NR-1:0], dst_pe [NR +: K],
-//            src router, src ring position, tag, single (bit HdrW-1). Body/tail: data word in
-//            [DataW-1:0].
+//            10 tail, 11 PP), payload below. Head payload: destination router(s) [DstW-1:0]
+//            (DstCoord = 0: dst_mesh bit string, DstW = NR; 1: column and row of one router,
+//            DstW = XW + YW), dst_pe [DstW +: K], src router, src ring position, tag, single (bit
+//            HdrW-1). Body/tail: data word in [DataW-1:0].
 //
 // Parameters (checked at elaboration; an illegal value fails the build naming the rule):
 //   K           PEs per local ring (>= 1; 1 = plain mesh)
@@ -33,6 +34,10 @@
 //               conventional VC router's choice, 0 = the simpler first design; docs/neunoc.md)
 //   RingFair    1: send-ring routers share the channel equally among the ring's PEs
 //               (nnoc_ring_send Fair); 0: in-flight flits always win (the paper's rule)
+//   DstCoord    0: heads carry a bit string of destination routers (XY multicast; the flit
+//               grows with the mesh: NR bits); 1: heads carry one router's coordinates
+//               (unicast between routers, the conventional mesh header: XW + YW bits), for the
+//               plain-mesh baselines of large networks (docs/neunoc.md, "Destination field")
 //   the rest    derived widths, do not set (a different value fails the build)
 //
 //            Ports and flit fields are named as in cmodel/include/neunoc.h (NNOC_PORT_E =
@@ -57,11 +62,14 @@ module neunoc #(
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
   parameter integer RingFair  = 1,
+  parameter integer DstCoord  = 0,
   parameter integer NR     = Cols * Rows,
   parameter integer NP     = NR * K,
   parameter integer RIdW   = (NR > 1) ? $clog2(NR) : 1,
   parameter integer PIdW   = (K > 1) ? $clog2(K) : 1,
-  parameter integer HdrW   = NR + K + RIdW + PIdW + TagW + 1,
+  parameter integer DstW   = (DstCoord != 0) ? ((Cols > 1) ? $clog2(Cols) : 1) +
+                                               ((Rows > 1) ? $clog2(Rows) : 1) : NR,
+  parameter integer HdrW   = DstW + K + RIdW + PIdW + TagW + 1,
   parameter integer PW     = (DataW > HdrW) ? ((DataW > CntW) ? DataW : CntW)
                                            : ((HdrW > CntW) ? HdrW : CntW),
   parameter integer FlitW  = PW + 2          // the payload and the type (NNOC_TYPE_BITS)
@@ -92,7 +100,9 @@ module neunoc #(
   localparam integer NRD   = Cols * Rows;
   localparam integer RIdWD = (NRD > 1) ? $clog2(NRD) : 1;
   localparam integer PIdWD = (K > 1) ? $clog2(K) : 1;
-  localparam integer HdrWD = NRD + K + RIdWD + PIdWD + TagW + 1;
+  localparam integer DstWD = (DstCoord != 0) ? ((Cols > 1) ? $clog2(Cols) : 1) +
+                                               ((Rows > 1) ? $clog2(Rows) : 1) : NRD;
+  localparam integer HdrWD = DstWD + K + RIdWD + PIdWD + TagW + 1;
   localparam integer PWD   = (DataW > HdrWD) ? ((DataW > CntW) ? DataW : CntW)
                                              : ((HdrWD > CntW) ? HdrWD : CntW);
 
@@ -126,9 +136,12 @@ module neunoc #(
     if (Pack != 0 && Pack != 1) begin : gen_check_pack
       `CC_PARAM_FAIL(neunoc__Pack_must_be_0_or_1)
     end
-    if (NR != NRD || NP != NRD * K || RIdW != RIdWD || PIdW != PIdWD || HdrW != HdrWD ||
-        PW != PWD || FlitW != PWD + NnocTypeBits) begin : gen_check_derived
-      `CC_PARAM_FAIL(neunoc__NR_NP_RIdW_PIdW_HdrW_PW_FlitW_are_derived_and_must_not_be_set)
+    if (DstCoord != 0 && DstCoord != 1) begin : gen_check_dst_coord
+      `CC_PARAM_FAIL(neunoc__DstCoord_must_be_0_or_1)
+    end
+    if (NR != NRD || NP != NRD * K || RIdW != RIdWD || PIdW != PIdWD || DstW != DstWD ||
+        HdrW != HdrWD || PW != PWD || FlitW != PWD + NnocTypeBits) begin : gen_check_derived
+      `CC_PARAM_FAIL(neunoc__NR_NP_RIdW_PIdW_DstW_HdrW_PW_FlitW_are_derived_and_must_not_be_set)
     end
   endgenerate
 
@@ -189,7 +202,8 @@ module neunoc #(
       // only when K >= 1, so K = 0 fails naming this module's rule, not the tile's port widths
       if (K >= 1) begin : gen_tile
         nnoc_tile #(.K(K), .Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
-                    .SingleBit(SingleBit), .NR(NR), .CntW(CntW), .Pack(Pack),
+                    .SingleBit(SingleBit), .DstCoord(DstCoord), .DstW(DstW), .CntW(CntW),
+                    .Pack(Pack),
                     .VaPerPort(VaPerPort), .TailFree(TailFree), .SpecSa(SpecSa),
                     .SaGreedy(SaGreedy), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
                     .StatW(StatW))

@@ -23,7 +23,7 @@
 //            MESH_FLITS are the network's free-running counters.
 //
 // Parameters:
-//   K, Cols, Rows, V, Depth, DataW, TagW, CntW, Pack   as neunoc
+//   K, Cols, Rows, V, Depth, DataW, TagW, CntW, Pack, DstCoord   as neunoc
 //   QuietCycles   cycles without stream activity after which the network counts as idle
 //   the rest      derived widths, do not set (TW: FlitW rounded up to whole bytes)
 //
@@ -40,12 +40,15 @@ module neunoc_axi #(
   parameter integer TagW        = 8,
   parameter integer CntW        = 4,
   parameter integer Pack        = 1,
+  parameter integer DstCoord    = 0,
   parameter integer QuietCycles = 64,
   parameter integer NR     = Cols * Rows,
   parameter integer NP     = NR * K,
   parameter integer RIdW   = (NR > 1) ? $clog2(NR) : 1,
   parameter integer PIdW   = (K > 1) ? $clog2(K) : 1,
-  parameter integer HdrW   = NR + K + RIdW + PIdW + TagW + 1,
+  parameter integer DstW   = (DstCoord != 0) ? ((Cols > 1) ? $clog2(Cols) : 1) +
+                                               ((Rows > 1) ? $clog2(Rows) : 1) : NR,
+  parameter integer HdrW   = DstW + K + RIdW + PIdW + TagW + 1,
   parameter integer PW     = (DataW > HdrW) ? ((DataW > CntW) ? DataW : CntW)
                                            : ((HdrW > CntW) ? HdrW : CntW),
   parameter integer FlitW  = PW + 2,
@@ -177,7 +180,7 @@ module neunoc_axi #(
 
   neunoc #(
     .K(K), .Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .DataW(DataW), .TagW(TagW),
-    .CntW(CntW), .Pack(Pack)
+    .CntW(CntW), .Pack(Pack), .DstCoord(DstCoord)
   ) u_noc (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

@@ -46,9 +46,13 @@
 //   Cols, Rows  mesh size (>= 1 each; NR = Cols * Rows routers)
 //   V           virtual channels per port (>= 1)
 //   Depth       flits per VC FIFO (>= 2)
-//   FlitW       flit width: type in [FlitW-1:FlitW-2], destination string in [NR-1:0]
-//   SingleBit   bit of a head flit that marks a head-only packet (NR .. FlitW-3: above the
-//               destination string, below the type)
+//   DstCoord    head destination field (cmodel/include/neunoc.h): 0 = bit string of the NR
+//               routers in [NR-1:0] (XY multicast, nnoc_route; each copy carries only its
+//               port's destinations); 1 = one router's coordinates in [XW+YW-1:0] (unicast,
+//               nnoc_route_coord; heads pass unchanged). DstW = NR or XW + YW.
+//   FlitW       flit width: type in [FlitW-1:FlitW-2], destination field in [DstW-1:0]
+//   SingleBit   bit of a head flit that marks a head-only packet (DstW .. FlitW-3: above the
+//               destination field, below the type)
 //   VaPerPort   1: VC allocation grants one VC per output port per cycle; 0: one head per cycle
 //   TailFree    1: a unicast head may take an output VC once the previous packet's tail has
 //               left it; 0: only once the VC is empty downstream (all credits back)
@@ -74,6 +78,7 @@ module nnoc_mesh_router #(
   parameter integer TailFree  = 1,
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
+  parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
   parameter integer XW        = (Cols > 1) ? $clog2(Cols) : 1,   // column number width
@@ -99,6 +104,7 @@ module nnoc_mesh_router #(
   localparam integer NnocPorts = 5;                    // NNOC_PORTS: L, E, W, N, S
   localparam integer PortIdW   = $clog2(NnocPorts);    // an input port's number
   localparam integer NR  = Cols * Rows;
+  localparam integer DstW = (DstCoord != 0) ? XW + YW : NR;   // head destination field
   localparam integer NI  = NnocPorts * V;              // input VCs
   // V as an unsigned 32-bit value for the run-time VC indexes (port * V + vc): with the signed
   // integer V, Yosys builds a wider write decoder for alloc_q (+10% generic cells).
@@ -125,8 +131,11 @@ module nnoc_mesh_router #(
     if (Depth < 2) begin : gen_check_depth
       `CC_PARAM_FAIL(nnoc_mesh_router__Depth_must_be_at_least_2)
     end
-    if (SingleBit < NR || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_Cols_times_Rows_to_FlitW_minus_3)
+    if (DstCoord < 0 || DstCoord > 1) begin : gen_check_dst_coord
+      `CC_PARAM_FAIL(nnoc_mesh_router__DstCoord_must_be_0_or_1)
+    end
+    if (SingleBit < DstW || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_above_the_destination_field_to_FlitW_minus_3)
     end
     if (VaPerPort < 0 || VaPerPort > 1 || TailFree < 0 || TailFree > 1 || SpecSa < 0 ||
         SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1) begin : gen_check_modes
@@ -139,10 +148,18 @@ module nnoc_mesh_router #(
   endgenerate
 
   // ---------------------------------------------------------------- port masks (constants)
+  // The routers each output port serves (bit-string heads only: a copy keeps those bits).
   wire [NnocPorts*NR-1:0] port_mask;
-  wire [NnocPorts-1:0]    unused_mask_ports;
-  nnoc_route #(.Cols(Cols), .Rows(Rows)) u_masks (
-    .x_i(x_i), .y_i(y_i), .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
+  generate
+    if (DstCoord == 0) begin : gen_port_mask
+      wire [NnocPorts-1:0] unused_mask_ports;
+      nnoc_route #(.Cols(Cols), .Rows(Rows)) u_masks (
+        .x_i(x_i), .y_i(y_i), .dst_i({NR{1'b1}}), .port_o(unused_mask_ports), .sub_o(port_mask));
+    end else begin : gen_no_port_mask
+      assign port_mask = {(NnocPorts*NR){1'b1}};
+      wire unused_port_mask = &port_mask;
+    end
+  endgenerate
 
   // ---------------------------------------------------------------- output side state
   // An output VC is "empty" when no packet owns it and all its credits are back (the
@@ -210,10 +227,16 @@ module nnoc_mesh_router #(
 
   generate
     for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_in_route
-      wire [NnocPorts*NR-1:0] unused_sub;
-      nnoc_route #(.Cols(Cols), .Rows(Rows)) u_route (
-        .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: NR]),
-        .port_o(in_route[gp*NnocPorts +: NnocPorts]), .sub_o(unused_sub));
+      if (DstCoord == 0) begin : gen_string
+        wire [NnocPorts*NR-1:0] unused_sub;
+        nnoc_route #(.Cols(Cols), .Rows(Rows)) u_route (
+          .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: NR]),
+          .port_o(in_route[gp*NnocPorts +: NnocPorts]), .sub_o(unused_sub));
+      end else begin : gen_coord
+        nnoc_route_coord #(.Cols(Cols), .Rows(Rows)) u_route (
+          .x_i(x_i), .y_i(y_i), .dst_i(in_flit_i[gp*FlitW +: DstW]),
+          .port_o(in_route[gp*NnocPorts +: NnocPorts]));
+      end
     end
     for (gi = 0; gi < NI; gi = gi + 1) begin : gen_vc_fifo
       wire push = in_valid_i[gi/V] && in_vc_i[(gi/V)*VcW +: VcW] == vc_of(gi);
@@ -489,9 +512,13 @@ module nnoc_mesh_router #(
       // a speculative head goes on the VC its port gives it in this cycle
       assign xbar_vc[go*VcW +: VcW] = out_spec[go] ? va_vc[go] :
                                                      ovc_q[(src*NnocPorts+go)*VcW +: VcW];
-      // a head carries on only the destinations this port serves
-      assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: NnocTypeBits] == NnocHead) ?
-          {f[FlitW-1:NR], f[NR-1:0] & port_mask[go*NR +: NR]} : f;
+      // a bit-string head carries on only the destinations this port serves
+      if (DstCoord == 0) begin : gen_sub
+        assign xbar_flit[go*FlitW +: FlitW] = (f[FlitW-1 -: NnocTypeBits] == NnocHead) ?
+            {f[FlitW-1:NR], f[NR-1:0] & port_mask[go*NR +: NR]} : f;
+      end else begin : gen_pass
+        assign xbar_flit[go*FlitW +: FlitW] = f;
+      end
     end
   endgenerate
 

@@ -8,8 +8,9 @@
 //            length rule. Each repair pulses err_o for one cycle:
 //              * a body, tail or PP flit outside a packet: dropped
 //              * a PP flit inside a packet (PEs send unpacked data): dropped
-//              * a head with no destination router or no destination PE: the whole packet is
-//                dropped (up to its tail, or up to the next head)
+//              * a head with no destination router (an empty bit string, or coordinates off
+//                the mesh) or no destination PE: the whole packet is dropped (up to its tail,
+//                or up to the next head)
 //              * a head inside a packet (the tail is missing): a zero-word tail closes the
 //                open packet first, then the head starts its own
 //              * a multicast packet (more than one destination router) longer than Depth
@@ -17,9 +18,13 @@
 //            Well-formed packets pass unchanged with no added latency (combinational).
 //
 // Parameters:
-//   FlitW, SingleBit   as nnoc_mesh_router; SingleBit above the destination strings and
-//                      below the type field (NR + K .. FlitW-3)
-//   NR, K              destination string widths (>= 1): dst_mesh [NR-1:0], dst_pe [NR +: K]
+//   FlitW, SingleBit   as nnoc_mesh_router; SingleBit above the destination fields and
+//                      below the type field (DstW + K .. FlitW-3)
+//   Cols, Rows         mesh size (>= 1 each; NR = Cols * Rows routers)
+//   DstCoord           head destination field as nnoc_mesh_router: 0 = dst_mesh bit string
+//                      [NR-1:0] (DstW = NR), 1 = one router's coordinates, column in [XW-1:0]
+//                      and row above (DstW = XW + YW; never a multicast)
+//   K                  PEs per ring (>= 1): dst_pe [DstW +: K]
 //   Depth              VC depth (the multicast length limit, in flits; >= 2: a head and a tail)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
@@ -29,7 +34,9 @@
 module nnoc_pe_guard #(
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
-  parameter integer NR        = 4,
+  parameter integer Cols      = 2,
+  parameter integer Rows      = 2,
+  parameter integer DstCoord  = 0,
   parameter integer K         = 4,
   parameter integer Depth     = 4
 ) (
@@ -49,20 +56,27 @@ module nnoc_pe_guard #(
   localparam integer NnocTypeBits = 2;
   localparam [NnocTypeBits-1:0] NnocBody = 2'd0, NnocHead = 2'd1, NnocTail = 2'd2, NnocPp = 2'd3;
   localparam integer CntW = $clog2(Depth + 1);
+  localparam integer NR   = Cols * Rows;
+  localparam integer XW   = (Cols > 1) ? $clog2(Cols) : 1;
+  localparam integer YW   = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam integer DstW = (DstCoord != 0) ? XW + YW : NR;
   localparam integer LastSlotI = Depth - 1;        // flits sent before a multicast's forced tail
   localparam [CntW-1:0] LastSlot = LastSlotI[CntW-1:0];
 
   // ---------------------------------------------------------------- parameter checks
   // An illegal value stops elaboration with the rule as the message (rtl/common/README.md).
   generate
-    if (NR < 1) begin : gen_check_nr
-      `CC_PARAM_FAIL(nnoc_pe_guard__NR_must_be_at_least_1)
+    if (Cols < 1 || Rows < 1) begin : gen_check_mesh
+      `CC_PARAM_FAIL(nnoc_pe_guard__Cols_and_Rows_must_be_at_least_1)
+    end
+    if (DstCoord < 0 || DstCoord > 1) begin : gen_check_dst_coord
+      `CC_PARAM_FAIL(nnoc_pe_guard__DstCoord_must_be_0_or_1)
     end
     if (K < 1) begin : gen_check_k
       `CC_PARAM_FAIL(nnoc_pe_guard__K_must_be_at_least_1)
     end
-    if (SingleBit < NR + K || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
-      `CC_PARAM_FAIL(nnoc_pe_guard__SingleBit_must_be_NR_plus_K_to_FlitW_minus_3)
+    if (SingleBit < DstW + K || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
+      `CC_PARAM_FAIL(nnoc_pe_guard__SingleBit_must_be_DstW_plus_K_to_FlitW_minus_3)
     end
     if (Depth < 2) begin : gen_check_depth
       `CC_PARAM_FAIL(nnoc_pe_guard__Depth_must_be_at_least_2)
@@ -75,11 +89,26 @@ module nnoc_pe_guard #(
   reg [CntW-1:0] cnt_q;      // flits of the open packet sent so far
 
   wire [NnocTypeBits-1:0] ty = in_flit_i[FlitW-1 -: NnocTypeBits];
-  wire [NR-1:0] dmesh   = in_flit_i[NR-1:0];
-  wire [K-1:0]  dpe     = in_flit_i[NR +: K];
+  wire [K-1:0]  dpe     = in_flit_i[DstW +: K];
   wire          single  = in_flit_i[SingleBit];
-  wire          no_dest = dmesh == {NR{1'b0}} || dpe == {K{1'b0}};
-  wire          multi   = (dmesh & (dmesh - 1'b1)) != {NR{1'b0}};
+  wire          no_router;   // the head names no router of the mesh
+  wire          multi;       // the head names more than one router
+  generate
+    if (DstCoord == 0) begin : gen_string
+      wire [NR-1:0] dmesh = in_flit_i[NR-1:0];
+      assign no_router = dmesh == {NR{1'b0}};
+      assign multi     = (dmesh & (dmesh - 1'b1)) != {NR{1'b0}};
+    end else begin : gen_coord
+      localparam integer LastColI = Cols - 1;
+      localparam integer LastRowI = Rows - 1;
+      localparam [XW-1:0] LastCol = LastColI[XW-1:0];
+      localparam [YW-1:0] LastRow = LastRowI[YW-1:0];
+      // constant when Cols or Rows is a power of two (rtl/neunoc/lint.vlt)
+      assign no_router = in_flit_i[XW-1:0] > LastCol || in_flit_i[XW +: YW] > LastRow;
+      assign multi     = 1'b0;
+    end
+  endgenerate
+  wire          no_dest = no_router || dpe == {K{1'b0}};
 
   // what to do with the input flit this cycle
   wire head_in_pkt = ty == NnocHead && in_pkt_q && !drop_q;   // close the open packet first

@@ -17,7 +17,8 @@
 //   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, RingFair
 //               as in neunoc.v
 //   FlitW, SingleBit  the network's flit width and head-only bit (neunoc.v derives them)
-//   NR          routers of the mesh (Cols * Rows): the PE bits of a destination start there
+//   DstCoord    head destination field, as in neunoc.v (0 = router bit string, 1 = coordinates)
+//   DstW        its width (NR or XW + YW): the PE bits of a destination start there
 //   XW, YW      widths of the position inputs
 //   StatW       width of stat_pe_o (counts up to K)
 //
@@ -35,7 +36,8 @@ module nnoc_tile #(
   parameter integer Depth     = 8,
   parameter integer FlitW     = 26,
   parameter integer SingleBit = 23,
-  parameter integer NR        = 4,
+  parameter integer DstCoord  = 0,
+  parameter integer DstW      = 4,
   parameter integer CntW      = 4,
   parameter integer Pack      = 1,
   parameter integer VaPerPort = 1,
@@ -90,7 +92,8 @@ module nnoc_tile #(
   genvar gp;
   generate
     for (gp = 0; gp < K; gp = gp + 1) begin : gen_guard
-      nnoc_pe_guard #(.FlitW(FlitW), .SingleBit(SingleBit), .NR(NR), .K(K), .Depth(Depth)) u_guard (
+      nnoc_pe_guard #(.FlitW(FlitW), .SingleBit(SingleBit), .Cols(Cols), .Rows(Rows),
+                      .DstCoord(DstCoord), .K(K), .Depth(Depth)) u_guard (
         .clk_i(clk_i), .rst_ni(rst_ni),
         .in_valid_i(pe_in_valid_i[gp]), .in_ready_o(pe_in_ready_o[gp]),
         .in_flit_i(pe_in_flit_i[gp*FlitW +: FlitW]),
@@ -180,7 +183,7 @@ module nnoc_tile #(
       assign r_flit[0 +: FlitW] = up_flit;
       assign r_ready[K] = 1'b0;   // nothing is passed beyond the last ring router
       for (gp = 0; gp < K; gp = gp + 1) begin : gen_recv
-        nnoc_ring_recv #(.FlitW(FlitW), .SingleBit(SingleBit), .K(K), .Pos(gp), .PeBit(NR))
+        nnoc_ring_recv #(.FlitW(FlitW), .SingleBit(SingleBit), .K(K), .Pos(gp), .PeBit(DstW))
         u_recv (
           .clk_i(clk_i), .rst_ni(rst_ni),
           .in_valid_i(r_valid[gp]), .in_ready_o(r_ready[gp]),
@@ -209,7 +212,8 @@ module nnoc_tile #(
   // ---------------------------------------------------------------- the router
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                      .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
-                     .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy))
+                     .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy),
+                     .DstCoord(DstCoord))
     u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x_i), .y_i(y_i),
     .in_valid_i     ({in_valid_i,      loc_in_valid}),

@@ -552,7 +552,7 @@ int main(int argc, char **argv) {
   for (int l = 0; l < n.nl; l++) n.neurons[l] = sizes[l + 1];
   build_net(&n, (int)npe, (int)k);
 
-  nnoc_cfg_t cfg = {(int)k, 0, 0, 16, 8, 4};
+  nnoc_cfg_t cfg = {(int)k, 0, 0, 16, 8, 4, 0};
   if (mesh) {
     char *end;
     errno = 0;

@@ -446,7 +446,7 @@ int main(int argc, char **argv) {
   long mcast_dests = 4, hot_pe = -1;
   double rate = 0.01, mcast_frac = 0, zero_frac = 0, zero_run = 4, hot_frac = 0.2, thr = 0;
   int multicast = 1, dense = 0, saw_synth = 0, saw_nn = 0;
-  g_cfg = (nnoc_cfg_t){8, 9, 9, 16, 8, 4};
+  g_cfg = (nnoc_cfg_t){8, 9, 9, 16, 8, 4, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -390,7 +390,8 @@ int run_random(const TbArgs &a) {
     for (int s = 0; s < g_np && made < a.n; s++) {
       if (static_cast<long>(tb_rand_range(0, 999)) >= rate) continue;
       pkt_init(*p, t, s);
-      bool multi = g_nr > 1 && tb_chance(static_cast<int>(mc));
+      // coordinate heads (DstCoord = 1) name one router: multicast only within its ring
+      bool multi = !g_cfg.dst_coord && g_nr > 1 && tb_chance(static_cast<int>(mc));
       if (multi) {
         int nd = static_cast<int>(tb_rand_range(2, static_cast<uint32_t>(std::min<long>(mcmax, g_nr))));
         while (nnoc_mask_popcount(p->dst_mesh, g_nr) < nd) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
@@ -526,6 +527,11 @@ int run_latency(const TbArgs &a) {
 
 // multicast to every router and every PE, including the source's own ring, and to many sets
 int run_multicast(const TbArgs &a) {
+  if (g_cfg.dst_coord) {
+    std::fprintf(stderr, "noc: +test=multicast needs bit-string heads (this build has DstCoord = 1: "
+                         "one destination router per packet)\n");
+    return 2;
+  }
   Directed d(a, "neunoc multicast");
   Env &e = d.e;
   nnoc_pkt_t *p = new nnoc_pkt_t;
@@ -727,15 +733,34 @@ int run_guard(const TbArgs &a) {
   pp.w[(g_fw - 1) / 32] |= 3u << ((g_fw - 2) % 32);
   long errs = send_raw({body, pp});
   e.sc.check("stray body and PP flits: one error each", 1, 2, static_cast<uint64_t>(errs));
-  // 2: a head with no destination router: the packet is dropped
+  // 2: a head with no destination router: the packet is dropped. Bit-string heads: an empty
+  // string; coordinate heads: a column, then a row, off the mesh (when the field can hold one).
   good(3);
   fl = flits_of(*p);
-  nnoc_mask_set(p->dst_mesh, g_nr - 1, 0);
-  nnoc_flit_t bad_head;
-  nnoc_head_encode(&g_cfg, p, &bad_head);
-  fl[0] = bad_head;
-  errs = send_raw(fl);
-  e.sc.check("no-destination head: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
+  if (!g_cfg.dst_coord) {
+    nnoc_mask_set(p->dst_mesh, g_nr - 1, 0);
+    nnoc_flit_t bad_head;
+    nnoc_head_encode(&g_cfg, p, &bad_head);
+    fl[0] = bad_head;
+    errs = send_raw(fl);
+    e.sc.check("no-destination head: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
+  } else {
+    int xw = TB_Cols > 1 ? 32 - __builtin_clz(static_cast<unsigned>(TB_Cols - 1)) : 1;
+    int yw = TB_Rows > 1 ? 32 - __builtin_clz(static_cast<unsigned>(TB_Rows - 1)) : 1;
+    bool x_off = (1 << xw) > TB_Cols, y_off = (1 << yw) > TB_Rows;
+    e.sc.expect(x_off || y_off, "the guard test needs a column or row count that is not a power of two", 2);
+    const uint32_t dst_mask = (1u << (xw + yw)) - 1;   // the destination field: bits [xw+yw-1:0]
+    if (x_off) {
+      fl[0].w[0] = (fl[0].w[0] & ~dst_mask) | static_cast<uint32_t>(TB_Cols);            // x = Cols, y = 0
+      errs = send_raw(fl);
+      e.sc.check("head with its column off the mesh: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
+    }
+    if (y_off) {
+      fl[0].w[0] = (fl[0].w[0] & ~dst_mask) | static_cast<uint32_t>(TB_Rows) << xw;      // x = 0, y = Rows
+      errs = send_raw(fl);
+      e.sc.check("head with its row off the mesh: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
+    }
+  }
   // 3: a head inside a packet: the open packet is closed by a zero tail, the new one passes
   good(3);
   std::vector<nnoc_flit_t> open = flits_of(*p);
@@ -755,7 +780,7 @@ int run_guard(const TbArgs &a) {
   errs = send_raw(seq);
   e.sc.check("head inside a packet: one error", 3, 1, static_cast<uint64_t>(errs));
   // 4: a multicast longer than a VC is cut to Depth flits (its last one a tail)
-  if (g_nr > 1) {
+  if (g_nr > 1 && !g_cfg.dst_coord) {
     pkt_init(*p, 0, src);
     nnoc_mask_set(p->dst_mesh, 0, 1);
     nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
@@ -794,7 +819,7 @@ int run_saturate(const TbArgs &a) {
     for (int s = 0; s < g_np; s++) {
       if (e.srcq[s].size() >= 4) continue;  // keep every source backlogged
       pkt_init(*p, e.sim.cycle, s);
-      if (tb_chance(40) && g_nr > 1) {
+      if (tb_chance(40) && g_nr > 1 && !g_cfg.dst_coord) {
         for (int k = 0; k < 3; k++) nnoc_mask_set(p->dst_mesh, rand_router(), 1);
         fill_words(*p, static_cast<int>(tb_rand_range(0, TB_Depth - 1)), 30);
       } else {
@@ -826,6 +851,7 @@ int main(int argc, char **argv) {
   g_cfg.data_w = TB_DataW;
   g_cfg.tag_w = TB_TagW;
   g_cfg.cnt_w = TB_CntW;
+  g_cfg.dst_coord = TB_DstCoord;
   char err[160];
   if (nnoc_cfg_check(&g_cfg, err, sizeof err) != 0) {
     std::fprintf(stderr, "noc: build configuration: %s\n", err);

@@ -50,6 +50,7 @@ struct Env {
     cfg.data_w = TB_DataW;
     cfg.tag_w = TB_TagW;
     cfg.cnt_w = TB_CntW;
+    cfg.dst_coord = TB_DstCoord;
     np = nnoc_pes(&cfg);
     fw = nnoc_flit_w(&cfg);
     tw = (fw + 7) / 8 * 8;

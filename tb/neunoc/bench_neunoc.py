@@ -91,14 +91,14 @@ ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m6
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
     "mnist_mlp_2": ("neunoc_b4x4", "neunoc_m10x10"),
-    "mnist_mlp_3": ("neunoc_b5x5", None),
-    "mnist_mlp_4": ("neunoc_b7x7", None),
-    "mnist_mlp_5": ("neunoc_b8x8", None),
-    "alexnet_cnn_cla": ("neunoc_b9x9", None),
+    "mnist_mlp_3": ("neunoc_b5x5", "neunoc_m14x14"),
+    "mnist_mlp_4": ("neunoc_b7x7", "neunoc_m18x18"),
+    "mnist_mlp_5": ("neunoc_b8x8", "neunoc_m22x22"),
+    "alexnet_cnn_cla": ("neunoc_b9x9", "neunoc_m24x24"),
 }
-# None: the mesh baseline (14 x 14 ... 24 x 24, K = 1) is not run: its flit carries a 196- to
-# 576-bit destination string, and the 24 x 24 mesh took 23 min to build and simulates about 15
-# cycles/s in Verilator (docs/neunoc.md, "Build time of large networks").
+# The meshes use coordinate heads (DstCoord = 1, a 10-bit destination at 24 x 24): with the
+# bit-string head the 24 x 24 mesh's flits were 599 bits, it took 23 min to build and simulated
+# about 15 cycles/s (docs/neunoc.md, "Build time of large networks").
 MESH_SIZES = {"mnist_mlp_3": "14 x 14", "mnist_mlp_4": "18 x 18", "mnist_mlp_5": "22 x 22",
               "alexnet_cnn_cla": "24 x 24"}
 # Injection rates (images per cycle) as fractions of the ejection bound: each image makes every
@@ -124,8 +124,7 @@ NN_VARIANTS = {
 # Energy per event (Figure 43), Noxim's router power table (V. Catania et al., "Cycle-accurate
 # network on chip simulation with Noxim", ACM TOMACS 27(1), 2016; bin/power.yaml of
 # github.com/davidepatti/noxim; 45 nm): 64-bit flits, 8-flit buffers, 5-port crossbar. Both
-# networks are charged at the same 64-bit width (the events differ, not the wires; our mesh
-# flit carries the multicast destination string it does not need). Joules.
+# networks are charged at the same 64-bit width (the events differ, not the wires). Joules.
 E_PUSH, E_POP, E_XBAR = 2.08e-12, 1.58e-12, 4.00e-13         # buffer write, read; crossbar, per flit
 E_LINK_BIT_MM = 4.88e-14                                     # link, per bit per mm (1 mm entry)
 E_RING_PUSH, E_RING_POP = 1.21e-12, 7.23e-13                 # ring stage: 2-flit buffer, 64 bits

@@ -1,6 +1,9 @@
 // tb_neunoc.cpp -- Neu-NoC network co-simulation against the C model (cmodel/neunoc) and
 // directed tests. Build-time network: TB_K TB_Cols TB_Rows TB_V TB_Depth TB_DataW TB_TagW
-// TB_CntW TB_Pack, from the build's -G parameters (rtl/neunoc/block.toml).
+// TB_CntW TB_Pack TB_DstCoord ..., from the build's -G parameters (rtl/neunoc/block.toml).
+// With coordinate heads (DstCoord = 1) a packet goes to one router: the random tests make no
+// multi-router multicast (+mc/+mcmax and +test=multicast are refused), and the guard test sends
+// heads whose column or row is off the mesh.
 //
 //   +test=random (default)  +n packets of random traffic: every PE injects at +rate (per mille
 //                           per cycle) packets of 0..+maxlen words (multicast ones at most
@@ -376,6 +379,11 @@ int run_random(const TbArgs &a) {
   long mc = arg_long("mc", 30);
   long mcmax = arg_long("mcmax", g_nr);
   long zeros = arg_long("zeros", 30);
+  if (g_cfg.dst_coord && (tb_plusarg("mc") || tb_plusarg("mcmax"))) {
+    std::fprintf(stderr, "noc: +mc/+mcmax need bit-string heads (this build has DstCoord = 1: one "
+                         "destination router per packet)\n");
+    return 2;
+  }
   if (rate < 1 || rate > 1000 || maxlen < 0 || maxlen > NNOC_MAX_WORDS - 1 || mc < 0 || mc > 100 ||
       mcmax < 2 || zeros < 0 || zeros > 100) {
     std::fprintf(stderr, "noc: +rate/+maxlen/+mc/+mcmax/+zeros out of range\n");

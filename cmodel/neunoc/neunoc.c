@@ -203,7 +203,8 @@ static nnoc_flit_t head_with(const layout_t *l, const nnoc_pkt_t *p, const uint3
                              uint32_t dst_pe) {
   nnoc_flit_t f = make_flit(l, NNOC_HEAD, 0);
   if (l->dst_coord) {
-    /* the lowest destination router (nnoc_pkt_check refuses more than one) */
+    /* the lowest destination router (nnoc_pkt_check refuses more than one, and none: an empty
+     * dst_mesh encodes the last router here, a field never left out of range) */
     int r = 0;
     while (r < l->nr - 1 && !nnoc_mask_get(dst_mesh, r)) r++;
     put_bits(&f, 0, l->dst_w, (uint32_t)(r / l->cols) << l->x_w | (uint32_t)(r % l->cols));

@@ -84,6 +84,7 @@ int nnoc_routers(const nnoc_cfg_t *cfg); /* NR = cols * rows */
 int nnoc_pes(const nnoc_cfg_t *cfg);     /* NR * K */
 int nnoc_rid_w(const nnoc_cfg_t *cfg);
 int nnoc_pid_w(const nnoc_cfg_t *cfg);
+int nnoc_x_w(const nnoc_cfg_t *cfg);   /* XW = max(1, clog2(cols)): a coordinate head's column bits */
 int nnoc_dst_w(const nnoc_cfg_t *cfg); /* DstW: NR, or XW + YW with dst_coord */
 int nnoc_hdr_w(const nnoc_cfg_t *cfg);
 int nnoc_payload_w(const nnoc_cfg_t *cfg); /* PW */

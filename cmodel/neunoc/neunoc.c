@@ -33,10 +33,10 @@ static int max1(int v) { return v < 1 ? 1 : v; }
 int nnoc_rid_w(const nnoc_cfg_t *cfg) { return max1(clog2(nnoc_routers(cfg))); }
 int nnoc_pid_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->k)); }
 
-static int x_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->cols)); }
+int nnoc_x_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->cols)); }
 static int y_w(const nnoc_cfg_t *cfg) { return max1(clog2(cfg->rows)); }
 int nnoc_dst_w(const nnoc_cfg_t *cfg) {
-  return cfg->dst_coord ? x_w(cfg) + y_w(cfg) : nnoc_routers(cfg);
+  return cfg->dst_coord ? nnoc_x_w(cfg) + y_w(cfg) : nnoc_routers(cfg);
 }
 
 int nnoc_hdr_w(const nnoc_cfg_t *cfg) {
@@ -120,7 +120,7 @@ static layout_t layout_of(const nnoc_cfg_t *cfg) {
   l.cols = cfg->cols;
   l.rows = cfg->rows;
   l.dst_coord = cfg->dst_coord;
-  l.x_w = x_w(cfg);
+  l.x_w = nnoc_x_w(cfg);
   l.dst_w = nnoc_dst_w(cfg);
   l.rid_w = nnoc_rid_w(cfg);
   l.pid_w = nnoc_pid_w(cfg);

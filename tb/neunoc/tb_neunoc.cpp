@@ -753,8 +753,7 @@ int run_guard(const TbArgs &a) {
     errs = send_raw(fl);
     e.sc.check("no-destination head: one error, packet dropped", 2, 1, static_cast<uint64_t>(errs));
   } else {
-    int xw = TB_Cols > 1 ? 32 - __builtin_clz(static_cast<unsigned>(TB_Cols - 1)) : 1;
-    int yw = TB_Rows > 1 ? 32 - __builtin_clz(static_cast<unsigned>(TB_Rows - 1)) : 1;
+    int xw = nnoc_x_w(&g_cfg), yw = nnoc_dst_w(&g_cfg) - xw;
     bool x_off = (1 << xw) > TB_Cols, y_off = (1 << yw) > TB_Rows;
     e.sc.expect(x_off || y_off, "the guard test needs a column or row count that is not a power of two", 2);
     const uint32_t dst_mask = (1u << (xw + yw)) - 1;   // the destination field: bits [xw+yw-1:0]

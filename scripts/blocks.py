@@ -403,7 +403,9 @@ def make_fragment(blocks, build=None):
         w("\t@python3 tests/run_tests.py --jobs $(JOBS) %s" % mk_list(b.lists))
         if b.bench:
             w("BENCH_BLOCKS += %s" % n)
-            w("bench-%s: build-%s $(BENCH_BINS_%s)" % (n, n, n))
+            # the bench harnesses build JOBS at a time (Verilator's own steps are one-threaded)
+            w("bench-%s:" % n)
+            w("\t@$(MAKE) -s --no-print-directory -j$(JOBS) build-%s $(BENCH_BINS_%s)" % (n, n))
             w("\t@mkdir -p $(BUILD)/bench")
             w("\t@scripts/install_tools.sh bench")
             w("\t@python3 %s" % b.bench["script"])

@@ -122,6 +122,9 @@ CASES = [
      "nnoc_mesh_router__SingleBit_must_be_above_the_destination_field_to_FlitW_minus_3"),
     ("nnoc_mesh_router", {"VcW": 3}, "nnoc_mesh_router__VcW_XW_YW_are_derived_and_must_not_be_set"),
     ("nnoc_mesh_router", {"DstCoord": 2}, "nnoc_mesh_router__DstCoord_must_be_0_or_1"),
+    ("nnoc_mesh_router", {"SaHold": 2},
+     "nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_must_be_0_or_1"),
+    ("nnoc_sa_greedy", {"Hold": 2}, "nnoc_sa_greedy__Hold_must_be_0_or_1"),
     # coordinate heads: the destination field is XW + YW = 2 bits, so SingleBit 1 overlaps it
     ("nnoc_mesh_router", {"DstCoord": 1, "SingleBit": 1},
      "nnoc_mesh_router__SingleBit_must_be_above_the_destination_field_to_FlitW_minus_3"),

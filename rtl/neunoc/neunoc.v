@@ -30,7 +30,7 @@
 //               packet must fit in one VC (nnoc_pe_guard enforces it)
 //   DataW       data word bits; TagW: tag bits; CntW: PP counter bits (>= 1 each)
 //   Pack        1: zero-flit packing/unpacking at each ring/mesh boundary; 0: none
-//   VaPerPort, TailFree, SpecSa, SaGreedy  mesh router microarchitecture (nnoc_mesh_router; 1 = the
+//   VaPerPort, TailFree, SpecSa, SaGreedy, SaHold  mesh router microarchitecture (nnoc_mesh_router; 1 = the
 //               conventional VC router's choice, 0 = the simpler first design; docs/neunoc.md)
 //   RingFair    1: send-ring routers share the channel equally among the ring's PEs
 //               (nnoc_ring_send Fair); 0: in-flight flits always win (the paper's rule)
@@ -61,6 +61,7 @@ module neunoc #(
   parameter integer TailFree  = 1,
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
+  parameter integer SaHold    = 1,
   parameter integer RingFair  = 1,
   parameter integer DstCoord  = 0,
   parameter integer NR     = Cols * Rows,
@@ -161,6 +162,9 @@ module neunoc #(
   localparam integer XW = (Cols > 1) ? $clog2(Cols) : 1;
   localparam integer YW = (Rows > 1) ? $clog2(Rows) : 1;
 
+  // Each tile's delivered flits, gathered into pe_out_flit_o by the loop below.
+  wire [K*FlitW-1:0]     tile_out_flit [0:NR-1];
+
   genvar gr, gp;
   generate
     for (gr = 0; gr < NR; gr = gr + 1) begin : gen_router
@@ -205,7 +209,7 @@ module neunoc #(
                     .SingleBit(SingleBit), .DstCoord(DstCoord), .DstW(DstW), .CntW(CntW),
                     .Pack(Pack),
                     .VaPerPort(VaPerPort), .TailFree(TailFree), .SpecSa(SpecSa),
-                    .SaGreedy(SaGreedy), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
+                    .SaGreedy(SaGreedy), .SaHold(SaHold), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
                     .StatW(StatW))
           u_tile (
           .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
@@ -214,7 +218,7 @@ module neunoc #(
           .pe_in_flit_i   (pe_in_flit_i  [gr*K*FlitW +: K*FlitW]),
           .pe_out_valid_o (pe_out_valid_o[gr*K       +: K]),
           .pe_out_ready_i (pe_out_ready_i[gr*K       +: K]),
-          .pe_out_flit_o  (pe_out_flit_o [gr*K*FlitW +: K*FlitW]),
+          .pe_out_flit_o  (tile_out_flit[gr]),
           .err_pe_o       (err_pe_o      [gr*K       +: K]),
           .in_valid_i     (rin_valid  [gr*NL       +: NL]),
           .in_vc_i        (rin_vc     [gr*NL*VcW   +: NL*VcW]),
@@ -236,6 +240,16 @@ module neunoc #(
   endgenerate
 
   assign err_drop_o = |drop;
+
+  // One procedural loop rather than a slice of the port per tile: Verilator 5.006 (DFG) rebuilds
+  // a bus driven by NR slices as a chain of NR wide concatenations, quadratic in NR (a fifth of
+  // a 24 x 24 mesh's simulation time); the loop copies each slice once.
+  reg [NP*FlitW-1:0] pe_out_flit_all;
+  integer t;
+  always @* begin
+    for (t = 0; t < NR; t = t + 1) pe_out_flit_all[t*K*FlitW +: K*FlitW] = tile_out_flit[t];
+  end
+  assign pe_out_flit_o = pe_out_flit_all;
 
   // ---------------------------------------------------------------- statistics
   // Event counts for the energy estimate and the zero-flit figures (docs/neunoc.md): flits

@@ -18,7 +18,9 @@
 //                     keeps its place until granted).
 //              SA/ST  switch allocation: a greedy maximal matching of input VCs to outputs
 //                     (nnoc_sa_greedy, SaGreedy = 1), or separable input-first round-robin
-//                     arbiters (SaGreedy = 0); granted flits go through the crossbar into the
+//                     arbiters (SaGreedy = 0); with SaHold = 1 a packet in progress keeps its
+//                     input port and outputs first (its flits do not alternate with another
+//                     packet's on a link); granted flits go through the crossbar into the
 //                     output register, which drives the link. With SpecSa = 1 a head asks in
 //                     the cycle of its VA (speculatively: used only if VA grants it, and below
 //                     every non-speculative request). A multicast flit leaves its FIFO once
@@ -57,6 +59,9 @@
 //   TailFree    1: a unicast head may take an output VC once the previous packet's tail has
 //               left it; 0: only once the VC is empty downstream (all credits back)
 //   SpecSa      1: heads request the switch speculatively in their VA cycle (2-cycle hops)
+//   SaHold      1 (with SaGreedy = 1): a packet that has started keeps its input port and
+//               outputs in switch allocation until its tail (nnoc_sa_greedy Hold); 0: each flit
+//               is allocated on its own
 //   SaGreedy    1: switch allocation is a greedy maximal matching (nnoc_sa_greedy); 0: a
 //               separable input-first allocator of round-robin arbiters
 //
@@ -78,6 +83,7 @@ module nnoc_mesh_router #(
   parameter integer TailFree  = 1,
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
+  parameter integer SaHold    = 1,
   parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
@@ -138,8 +144,8 @@ module nnoc_mesh_router #(
       `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_above_the_destination_field_to_FlitW_minus_3)
     end
     if (VaPerPort < 0 || VaPerPort > 1 || TailFree < 0 || TailFree > 1 || SpecSa < 0 ||
-        SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1) begin : gen_check_modes
-      `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_must_be_0_or_1)
+        SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1 || SaHold < 0 || SaHold > 1) begin : gen_check_modes
+      `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_must_be_0_or_1)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
@@ -415,9 +421,14 @@ module nnoc_mesh_router #(
       // Greedy maximal matching (nnoc_sa_greedy); a speculative head is a candidate only when
       // its VA succeeds in this cycle, so no output slot is spent on a failed speculation.
       wire [NnocPorts*VcW-1:0] sel;
-      nnoc_sa_greedy #(.NP(NnocPorts), .V(V)) u_sa (
+      wire [NI-1:0]            fifo_last;   // the VC's front flit ends its packet
+      for (gi = 0; gi < NI; gi = gi + 1) begin : gen_last
+        assign fifo_last[gi] = is_last(fifo_flit[gi*FlitW +: FlitW]);
+      end
+      nnoc_sa_greedy #(.NP(NnocPorts), .V(V), .Hold(SaHold)) u_sa (
         .clk_i(clk_i), .rst_ni(rst_ni), .ns_i(ns_cand), .drop_i(drop_cand),
-        .sp_i(sp_cand & va_gnt), .want_i(vc_want), .sel_o(sel), .sel_v_o(in_sel_v),
+        .sp_i(sp_cand & va_gnt), .want_i(vc_want), .last_i(fifo_last), .sel_o(sel),
+        .sel_v_o(in_sel_v),
         .spec_o(in_spec), .gnt_o(gnt_mat));
       for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sel
         assign in_sel[gp]  = sel[gp*VcW +: VcW];

@@ -8,28 +8,39 @@
 //            whose pick loses stays idle even when another of its VCs wants a free output;
 //            here each input port, in turn, takes its first VC (round-robin among its VCs) that
 //            can still use an output no earlier input took in this cycle.
+//              pass 0  (Hold = 1) packets in progress: an input port whose last flit did not
+//                      end its packet offers that VC first, for the outputs it still wants
 //              pass 1  non-speculative candidates (active VCs: ns_i, and drops: drop_i)
 //              pass 2  speculative candidates (heads granted their VCs this cycle: sp_i), on
-//                      the input ports and outputs pass 1 left free; so a speculative request
-//                      always loses to a non-speculative one
+//                      the input ports and outputs passes 0 and 1 left free; so a speculative
+//                      request always loses to a non-speculative one
 //            A candidate gets every output it wants that is still free (a multicast flit may get
 //            some of its ports now and the rest later); a drop takes the input port only.
+//            Hold = 1 (packet-granular allocation, as BookSim's hold_switch_for_packet): a packet
+//            that has started keeps its input port and outputs while it has a flit and a
+//            credit, so the flits of different packets do not alternate on a link (which delays
+//            every packet to the pace of the slowest sharing it); when it has no flit ready
+//            others use the free slots.
 //            Fairness: the input-port scan starts one port later every cycle, and each input
-//            port's VC order rotates past the VC it last sent: every waiting input VC is first
-//            in line at its port and its port first in the scan within 5 * V cycles.
+//            port's VC order rotates past the VC it last sent (Hold = 1: once that VC's packet
+//            has ended): every waiting input VC is first in line at its port and its port
+//            first in the scan within 5 * V cycles (Hold = 1: packets).
 //            The grant is combinational; only the pointers are state.
 //
 // Parameters:
 //   NP   ports (inputs = outputs, >= 1)
 //   V    VCs per input port (>= 1)
+//   Hold 1: a packet in progress keeps its input port and outputs (pass 0); 0: every flit
+//        is allocated on its own (the VC order rotates after every flit)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
 `include "cc_param_check.vh"
 
 module nnoc_sa_greedy #(
-  parameter integer NP  = 5,
-  parameter integer V   = 4,
+  parameter integer NP   = 5,
+  parameter integer V    = 4,
+  parameter integer Hold = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW = (V > 1) ? $clog2(V) : 1
 ) (
@@ -39,6 +50,7 @@ module nnoc_sa_greedy #(
   input  wire [NP*V-1:0]     drop_i,    // ... whose flit is dropped (needs no output)
   input  wire [NP*V-1:0]     sp_i,      // ... speculative candidate (its VA granted now)
   input  wire [NP*V*NP-1:0]  want_i,    // outputs input VC i wants at [i*NP +: NP]
+  input  wire [NP*V-1:0]     last_i,    // input VC i's front flit ends its packet
   output reg  [NP*VcW-1:0]   sel_o,     // VC each input port sends from
   output reg  [NP-1:0]       sel_v_o,   // ... the input port sends (or drops) this cycle
   output reg  [NP-1:0]       spec_o,    // ... its VC's request was speculative
@@ -56,12 +68,16 @@ module nnoc_sa_greedy #(
     if (V < 1) begin : gen_check_v
       `CC_PARAM_FAIL(nnoc_sa_greedy__V_must_be_at_least_1)
     end
+    if (Hold < 0 || Hold > 1) begin : gen_check_hold
+      `CC_PARAM_FAIL(nnoc_sa_greedy__Hold_must_be_0_or_1)
+    end
     if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
       `CC_PARAM_FAIL(nnoc_sa_greedy__VcW_is_derived_and_must_not_be_set)
     end
   endgenerate
 
   reg [PW-1:0]     port_ptr_q;
+  reg [NP-1:0]     hold_q;         // input port p's last flit (from VC vc_ptr_q) did not end its packet
   reg [NP*VcW-1:0] vc_ptr_q;       // input port p's first VC in its order at [p*VcW +: VcW]
 
   // The scan runs over rotated copies of the requests (each port's VCs rotated by its VC
@@ -95,6 +111,8 @@ module nnoc_sa_greedy #(
   assign {unused_sp_hi, sp_r}     = {sp_v, sp_v} >> (psh * VU);
   assign {unused_want_hi, want_r} = {want_v, want_v} >> (psh * VU * NPU);
   assign {unused_vcp_hi, vcp_r}   = {vc_ptr_q, vc_ptr_q} >> (psh * VcW);
+  wire [NP-1:0]        hold_r, unused_hold_hi;
+  assign {unused_hold_hi, hold_r} = {hold_q, hold_q} >> psh;
 
   reg [NP-1:0]     sel_v_r, spec_r;        // per scan position (rotated port)
   reg [NP*VcW-1:0] sel_r;
@@ -113,20 +131,22 @@ module nnoc_sa_greedy #(
     left    = {NP{1'b0}};
     cand    = 1'b0;
     v       = 32'd0;
-    for (pass = 0; pass < 2; pass = pass + 1) begin
+    for (pass = 0; pass < 3; pass = pass + 1) begin
       for (j = 0; j < NP; j = j + 1) begin
         for (k = 0; k < V; k = k + 1) begin
           i    = j * V + k;
           left = want_r[i*NP +: NP] & ~taken;
-          cand = (pass == 0) ? (ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
+          // (the held VC is first in its port's order: k == 0)
+          cand = (pass == 0) ? (Hold != 0 && k == 0 && hold_r[j] && ns_r[i] && left != {NP{1'b0}}) :
+                 (pass == 1) ? (ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
                                (sp_r[i] && left != {NP{1'b0}});
           if (!sel_v_r[j] && cand) begin
             v = {{(32-VcW){1'b0}}, vcp_r[j*VcW +: VcW]} + k;   // the VC's own number
             if (v >= VU) v = v - VU;
             sel_v_r[j]          = 1'b1;
-            spec_r[j]           = pass == 1;
+            spec_r[j]           = pass == 2;
             sel_r[j*VcW +: VcW] = v[VcW-1:0];
-            gnt_r[j*NP +: NP]   = (pass == 0 && drop_r[i]) ? {NP{1'b0}} : left;
+            gnt_r[j*NP +: NP]   = (pass == 1 && drop_r[i]) ? {NP{1'b0}} : left;
             taken               = taken | gnt_r[j*NP +: NP];
           end
         end
@@ -150,16 +170,22 @@ module nnoc_sa_greedy #(
   end
 
   wire [31:0] port_next = {{(32-PW){1'b0}}, port_ptr_q} + 32'd1;
-  // each input port's VC order next cycle: from the VC after the one it sent
+  // each input port's VC order next cycle: from the VC after the one it sent, or (Hold = 1)
+  // from that VC when the flit did not end its packet
   reg [NP*VcW-1:0] vc_ptr_d;
+  reg [NP-1:0]     hold_d;
   reg [31:0]       vn;
   integer q;
   always @* begin
     vc_ptr_d = vc_ptr_q;
     vn       = 32'd0;
+    hold_d   = {NP{1'b0}};
     for (q = 0; q < NP; q = q + 1) begin
       vn = {{(32-VcW){1'b0}}, sel_o[q*VcW +: VcW]} + 32'd1;
-      if (sel_v_o[q]) vc_ptr_d[q*VcW +: VcW] = (vn >= VU) ? {VcW{1'b0}} : vn[VcW-1:0];
+      hold_d[q] = Hold != 0 && sel_v_o[q] && |gnt_o[q*NP +: NP] &&
+                  !last_i[q*V + {{(32-VcW){1'b0}}, sel_o[q*VcW +: VcW]}];
+      if (hold_d[q]) vc_ptr_d[q*VcW +: VcW] = sel_o[q*VcW +: VcW];
+      else if (sel_v_o[q]) vc_ptr_d[q*VcW +: VcW] = (vn >= VU) ? {VcW{1'b0}} : vn[VcW-1:0];
     end
   end
 
@@ -167,7 +193,9 @@ module nnoc_sa_greedy #(
     if (!rst_ni) begin
       port_ptr_q <= {PW{1'b0}};
       vc_ptr_q   <= {NP*VcW{1'b0}};
+      hold_q     <= {NP{1'b0}};
     end else begin
+      hold_q     <= hold_d;
       port_ptr_q <= (port_next >= NPU) ? {PW{1'b0}} : port_next[PW-1:0];
       vc_ptr_q   <= vc_ptr_d;
     end

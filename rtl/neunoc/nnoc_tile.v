@@ -14,7 +14,7 @@
 //            (docs/neunoc.md, "Build time of large networks"). It adds no logic and no cycle.
 //
 // Parameters (neunoc.v checks them; this module is not used on its own):
-//   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, RingFair
+//   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, RingFair
 //               as in neunoc.v
 //   FlitW, SingleBit  the network's flit width and head-only bit (neunoc.v derives them)
 //   DstCoord    head destination field, as in neunoc.v (0 = router bit string, 1 = coordinates)
@@ -44,6 +44,7 @@ module nnoc_tile #(
   parameter integer TailFree  = 1,
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
+  parameter integer SaHold    = 1,
   parameter integer RingFair  = 1,
   parameter integer XW        = 1,
   parameter integer YW        = 1,
@@ -212,7 +213,7 @@ module nnoc_tile #(
   // ---------------------------------------------------------------- the router
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                      .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
-                     .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy),
+                     .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy), .SaHold(SaHold),
                      .DstCoord(DstCoord))
     u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x_i), .y_i(y_i),

@@ -116,6 +116,10 @@ class TbSim {
   uint64_t cycle = 0;
   uint64_t timeout;
   bool timed_out = false;
+  // false: tick() leaves the falling edge to the harness's next eval() (made before it samples
+  // anything). Only for posedge-only RTL without a waveform: saves one full evaluation of
+  // the model per cycle (Verilator re-runs its input-combinational logic on every eval()).
+  bool eval_on_fall = true;
 
   TbSim(const TbArgs &a, uint64_t default_timeout) {
     ctx = new VerilatedContext;
@@ -169,8 +173,10 @@ class TbSim {
     dump();
     ctx->timeInc(1);
     top->clk_i = 0;
-    top->eval();
-    dump();
+    if (eval_on_fall || tfp) {
+      top->eval();
+      dump();
+    }
     cycle++;
     if (cycle >= timeout && !timed_out) {
       timed_out = true;

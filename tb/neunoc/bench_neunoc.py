@@ -37,6 +37,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 
@@ -83,10 +84,11 @@ CHOICES = [("VaPerPort", "one VC allocation per router per cycle (not per output
            ("TailFree", "an output VC is reused only once empty (not when the tail leaves)"),
            ("SpecSa", "no speculative switch allocation (3-cycle hops)"),
            ("SaGreedy", "separable switch allocation (not greedy maximal)"),
+           ("SaHold", "flit-by-flit switch allocation (a started packet does not keep its ports)"),
            ("RingFair", "in-flight-first send rings (the paper's rule, not fair)")]
 ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m64_nospec", "neunoc_m64_sep",
-                                "neunoc_m64_first"],
-                 "neunoc_b64": ["neunoc_b64_ring0", "neunoc_b64_first"]}
+                                "neunoc_m64_nohold", "neunoc_m64_first"],
+                 "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_ring0", "neunoc_b64_first"]}
 
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
@@ -185,9 +187,15 @@ def flit_width(build):
     p = PARAMS[build]
     k, nr = int(p["K"]), int(p["Cols"]) * int(p["Rows"])
     clog2 = lambda n: max(0, (n - 1).bit_length())  # noqa: E731
-    hdr = nr + k + max(1, clog2(nr)) + max(1, clog2(k)) + int(p["TagW"]) + 1
+    cols, rows = int(p["Cols"]), int(p["Rows"])
+    dst = (max(1, clog2(cols)) + max(1, clog2(rows))) if int(p.get("DstCoord", 0)) else nr
+    hdr = dst + k + max(1, clog2(nr)) + max(1, clog2(k)) + int(p["TagW"]) + 1
     return max(int(p["DataW"]), hdr, int(p["CntW"])) + 2
 
+
+# per harness: (runs, seconds of simulation, simulated cycles), for the run-time table
+SIM_TIME = {}
+SIM_LOCK = threading.Lock()
 
 NOC_KEYS = ("cycles", "packets", "delivered", "avg_lat", "avg_net_lat", "max_lat", "pe_flits", "mesh_flits",
             "hop_flits", "eject_flits", "ring_passes")
@@ -198,7 +206,12 @@ def sim(build, traffic, warmup=None, measure=None):
     """Runs a traffic file through a harness; returns the statistics (or dies on a failed check).
     With measure: the measurement window's figures too (res["win"])."""
     win = " +warmup=%d +measure=%d" % (warmup, measure) if measure else ""
+    t = time.time()
     rc, out = run("%s +traffic=%s +gap=0 +timeout=20000000%s" % (harness(build), traffic, win))
+    with SIM_LOCK:
+        n, secs, cyc = SIM_TIME.get(build, (0, 0.0, 0))
+        m = results.line_fields(out, "noc: traffic ") or {}
+        SIM_TIME[build] = (n + 1, secs + time.time() - t, cyc + int(m.get("cycles", 0)))
     m, r = results.line_fields(out, "noc: traffic "), results.result_counts(out)
     if rc != 0 or not m or any(k not in m for k in NOC_KEYS) or not r or r[1] != 0:
         die("%s on %s failed:\n%s" % (build, traffic, out[-2000:]))
@@ -597,7 +610,9 @@ def build_time_rows():
         k, c, r = int(p["K"]), int(p["Cols"]), int(p["Rows"])
         f = os.path.join(BUILD, "tb", b, "build_seconds")
         secs = open(f).read().strip() if os.path.exists(f) else ""
-        rows.append((b, "%d (%d x %d)" % (c * r, c, r), k * c * r, flit_width(b), secs or "not recorded"))
+        n, sim_s, cyc = SIM_TIME.get(b, (0, 0.0, 0))
+        sim = ("%d runs, %.0f s, %.0f cycles/s" % (n, sim_s, cyc / sim_s)) if n and sim_s > 0 else "not run"
+        rows.append((b, "%d (%d x %d)" % (c * r, c, r), k * c * r, flit_width(b), secs or "not recorded", sim))
     return rows
 
 
@@ -697,7 +712,7 @@ def load_markdown(load, png):
     md.append("### Router ablation\n")
     md.append("Uniform random traffic, the same sweep and windows, on builds with one router choice of the "
               "redesign turned back to the first design's (`rtl/neunoc/block.toml`, harnesses `*_va1`, "
-              "`*_empty`, `*_nospec`, `*_sep`, `*_ring0`) and with all of them (`*_first`). Change: "
+              "`*_empty`, `*_nospec`, `*_sep`, `*_nohold`, `*_ring0`) and with all of them (`*_first`). Change: "
               "saturation by latency / accepted throughput above the bound against the build with every "
               "choice on. The parameters "
               "(1 = the redesign):\n")
@@ -745,12 +760,14 @@ def load_markdown(load, png):
     md.append("Wall seconds of `make build/tb/<harness>/<harness>` ($BUILD/tb/<harness>/build_seconds, written "
               "by the Makefile: the wall time of the last build, so it grows when other jobs share the machine and "
               "drops to seconds when ccache already holds the compiled code; the mesh router is Verilated once "
-              "as a hierarchical block). Flit width from docs/neunoc.md (the destination string "
-              "has one bit per router).\n")
-    md.append("| harness | routers | PEs | flit width (bits) | build (s) |")
-    md.append("|---|---|---|---|---|")
+              "as a hierarchical block). Flit width from docs/neunoc.md (the destination field "
+              "has one bit per router, or one router's column and row with coordinate heads). Simulation: "
+              "this bench's runs on the harness, their summed wall seconds (%d at a time, so each ran on about "
+              "one core) and the simulated cycles per second.\n" % JOBS)
+    md.append("| harness | routers | PEs | flit width (bits) | build (s) | simulation in this bench |")
+    md.append("|---|---|---|---|---|---|")
     for r in build_time_rows():
-        md.append("| %s | %s | %d | %d | %s |" % r)
+        md.append("| %s | %s | %d | %d | %s | %s |" % r)
     md.append("")
     return md
 
@@ -1117,7 +1134,9 @@ def main():
     for b in BENCHES:
         _, s = nn_traffic(b, 8, 0.01, True, "model")
         model_left[b] = 100.0 * float(s["packed_ratio"])
+    t_area = time.time()
     ar = area()
+    t_area = time.time() - t_area
     ov_small, ov_paper = pack_overhead(ar, "small", 4), pack_overhead(ar, "paper", 8)
     have_png = plot(load, "docs/results/neunoc_latency.png")
     write_nn(nn, t_nn)
@@ -1163,9 +1182,11 @@ def main():
     # ---------------------------------------------------------------- markdown
     md = ["# Neu-NoC: measured results\n",
           "Generated by `make bench-neunoc` (tb/neunoc/bench_neunoc.py); do not edit by hand. %d RTL runs "
-          "(%d checks against the C model, all passed), %.0f s. Paper: Liu, Neu-NoC (seed 004, Section 3.5). "
+          "(%d checks against the C model, all passed), %.0f s after the harnesses were built: load sweeps %.0f s, "
+          "NN study %.0f s, synthesis %.0f s (none when $BUILD/synth/area.tsv has the rows; harness build times "
+          "under Build times). Paper: Liu, Neu-NoC (seed 004, Section 3.5). "
           "Networks, flits and the pipeline: docs/neunoc.md; tools: docs/neunoc_workloads.md.\n" % (
-              nruns, nchecks, time.time() - t0),
+              nruns, nchecks, time.time() - t0, t_load, t_nn, t_area),
           "## Summary\n",
           "| figure | paper | ours |", "|---|---|---|"]
     md.append("| hop count, random vs NN-aware mapping (mnist_mlp_2) | 124 -> 76 | %.1f -> %d |" % (

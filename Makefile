@@ -149,6 +149,10 @@ $(BUILD)/blocks.mk: scripts/blocks.py $(BLOCK_DESCS) $(wildcard rtl/*/*.v rtl/*/
 	@mkdir -p $(BUILD)
 	@python3 scripts/blocks.py make $(BUILD) > $@.tmp && mv $@.tmp $@
 include $(BUILD)/blocks.mk
+# A harness's flags stamp (and a hierarchical harness's generated top) are written with
+# $(BUILD)/blocks.mk; when the harness's directory was removed, they are written again.
+$(BUILD)/tb/%/flags.txt:
+	@python3 scripts/blocks.py make $(BUILD) > /dev/null
 
 .PHONY: harnesses
 harnesses: $(HARNESS_BINS)

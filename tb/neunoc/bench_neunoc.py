@@ -811,6 +811,15 @@ EXPLAIN = {
     "the cells), while packing and unpacking are a CntW-bit run counter, a zero-word comparator and output muxes each (no flit storage: 4 flip-flops each). Against the "
     "ring side alone (K ring routers and inject/eject, the Figure 36b ring router that holds the pack and "
     "unpack blocks) pack and unpack are %(ring_pct)s.",
+    "NN packet latency reduction": "Both networks run at the same rates, set by Neu-NoC's ejection bound; from "
+    "%(over_from)s on they exceed the mesh's own link bound (up to %(over_max)s of it), where the mesh sends "
+    "%(pkt_ratio)s times Neu-NoC's packets (one unicast per destination PE) and its latency is mostly source "
+    "queueing that grows with the run. Over the benchmarks whose rates all stay below the mesh's bound "
+    "(%(below)s) Neu-NoC's latency is %(below_lat)s (docs/results/neunoc_nn.md, Figure 43).",
+    "NN energy reduction": "The mesh moves each activation to every destination PE as a separate unicast "
+    "packet (%(pkt_ratio)s times Neu-NoC's packets) over more routers, where Neu-NoC sends one multicast per "
+    "ring; the energy is per image from the RTL's event counts, so it does not depend on the queueing above. "
+    "Over %(below)s its energy is %(below_en)s.",
 }
 
 
@@ -1222,6 +1231,20 @@ def main():
         "ring_pct": " / ".join("%.1f%% (%s widths)" % (o["ring_pct"], n) for n, o in
                                (("test", ov_small), ("paper", ov_paper)) if o),
     }
+    wm_b = with_mesh()
+    below = [b for b in wm_b if all(r < mesh_link_bound(b) for r in nn["rates"][b])]
+    over = [b for b in wm_b if b not in below]
+    ratios = [nn["runs"][(b, "mesh", r)]["packets"] / float(nn["runs"][(b, "neunoc", r)]["packets"])
+              for b in wm_b for r in nn["rates"][b]]
+    facts.update({
+        "over_from": over[0] if over else "none",
+        "over_max": "%.0f%%" % max(100.0 * max(nn["rates"][b]) / mesh_link_bound(b) for b in wm_b),
+        "pkt_ratio": "%.1f to %.1f" % (min(ratios), max(ratios)),
+        "below": ", ".join(below) if below else "none",
+        "below_lat": ("%.1f%% lower" % (sum(nn_red(nn, b, "neunoc") for b in below) / len(below))) if below else "-",
+        "below_en": ("%.1f%% lower" % (sum(nn_red(nn, b, "neunoc", "energy") for b in below) / len(below)))
+        if below else "-",
+    })
     far = []
     for fig, paper, ours, unit in tsv:
         try:

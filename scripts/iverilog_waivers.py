@@ -1,19 +1,26 @@
-"""Icarus Verilog warnings waived for one named construct each, with the reason (the
-project's RTL is otherwise clean under iverilog -g2005 -Wall; Verilator waivers are per line in
-rtl/<block>/lint.vlt). Used by scripts/lint.py and tests/rtl_param_checks.py."""
+"""Icarus Verilog warnings waived for one named construct each. Icarus has no per-line waivers,
+so each block lists its intended warnings in rtl/<block>/iverilog.waive: one regular expression
+per line (the whole warning line), its reason in a comment above it. Verilator waivers are per
+line in rtl/<block>/lint.vlt. Used by scripts/lint.py and tests/rtl_param_checks.py."""
+import glob
+import os
 import re
 
-# (file, regular expression the whole warning line matches, reason)
-WAIVERS = [
-    ("rtl/neunoc/neunoc.v",
-     r"rtl/neunoc/neunoc\.v:\d+: warning: @\* is sensitive to all \d+ words in array 'tile_out_flit'\.",
-     "the loop that gathers every tile's delivered flits reads the whole array on purpose; one "
-     "slice per tile instead makes Verilator 5.006 build the bus as a quadratic chain of "
-     "concatenations (docs/neunoc.md, Benchmarks)"),
-]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def patterns():
+    pats = []
+    for f in sorted(glob.glob(os.path.join(ROOT, "rtl", "*", "iverilog.waive"))):
+        with open(f) as fh:
+            for line in fh:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    pats.append(re.compile(r"^(?:.*/)?" + line + r"$"))
+    return pats
 
 
 def strip(out):
     """The tool output without the waived warning lines."""
-    pats = [re.compile(r"^(?:.*/)?" + w[1] + r"$") for w in WAIVERS]
+    pats = patterns()
     return "\n".join(l for l in out.splitlines() if not any(p.match(l) for p in pats))

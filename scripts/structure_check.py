@@ -77,7 +77,7 @@ def check_block(c, b, every):
     for d in (b.rtl_dir, "cmodel/" + name, "sw/" + name, "tb/" + name):
         for p in sorted(glob.glob(os.path.join(ROOT, d, "*"))):
             base = os.path.basename(p)
-            if base in ("block.toml", "lint.vlt", "README.md") or os.path.isdir(p):
+            if base in ("block.toml", "lint.vlt", "iverilog.waive", "README.md") or os.path.isdir(p):
                 continue
             if name == "common":
                 continue  # the shared folders hold many families of cells (cc_*, fp_*, tb_lib)

@@ -30,8 +30,13 @@
 //               packet must fit in one VC (nnoc_pe_guard enforces it)
 //   DataW       data word bits; TagW: tag bits; CntW: PP counter bits (>= 1 each)
 //   Pack        1: zero-flit packing/unpacking at each ring/mesh boundary; 0: none
-//   VaPerPort, TailFree, SpecSa, SaGreedy, SaHold  mesh router microarchitecture (nnoc_mesh_router; 1 = the
-//               conventional VC router's choice, 0 = the simpler first design; docs/neunoc.md)
+//   VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, VcMost  mesh router microarchitecture
+//               (nnoc_mesh_router; 1 = the conventional VC router's choice, 0 = the simpler
+//               first design; docs/neunoc.md)
+//   InjWait     0 .. 255: through traffic before injection in switch allocation, for at most
+//               InjWait cycles (nnoc_mesh_router); 0 = no priority (Neu-NoC: the local port is
+//               the ring's channel); the plain-mesh builds use 16
+//   EjWhole     1: the ejection queue streams whole packets first (nnoc_eject WholeFirst)
 //   RingFair    1: send-ring routers share the channel equally among the ring's PEs
 //               (nnoc_ring_send Fair); 0: in-flight flits always win (the paper's rule)
 //   DstCoord    0: heads carry a bit string of destination routers (XY multicast; the flit
@@ -62,6 +67,9 @@ module neunoc #(
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
+  parameter integer VcMost    = 1,
+  parameter integer InjWait   = 0,
+  parameter integer EjWhole   = 1,
   parameter integer RingFair  = 1,
   parameter integer DstCoord  = 0,
   parameter integer NR     = Cols * Rows,
@@ -209,7 +217,8 @@ module neunoc #(
                     .SingleBit(SingleBit), .DstCoord(DstCoord), .DstW(DstW), .CntW(CntW),
                     .Pack(Pack),
                     .VaPerPort(VaPerPort), .TailFree(TailFree), .SpecSa(SpecSa),
-                    .SaGreedy(SaGreedy), .SaHold(SaHold), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
+                    .SaGreedy(SaGreedy), .SaHold(SaHold), .VcMost(VcMost), .InjWait(InjWait),
+                    .EjWhole(EjWhole), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
                     .StatW(StatW))
           u_tile (
           .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),

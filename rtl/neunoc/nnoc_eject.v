@@ -6,15 +6,18 @@
 //            FIFOs the router's credits count (Depth flits each), and a packet serializer that
 //            streams one whole packet at a time onto a valid/ready flit stream (the ring or the
 //            PE sees packets back to back, never interleaved). A packet is picked round-robin
-//            among the VCs whose front flit is a head; its VC is then drained to the tail while
-//            the other VCs keep filling and are held back by credits. Credits return one cycle
-//            after a flit leaves its FIFO.
+//            among the VCs whose front flit is a head; with WholeFirst = 1 among those that
+//            hold the packet's last flit already, when any does (a packet still arriving would
+//            stall the stream for its missing flits while whole packets wait behind it). Its VC
+//            is then drained to the tail while the other VCs keep filling and are held back by
+//            credits. Credits return one cycle after a flit leaves its FIFO.
 //
 //            Each VC holds one packet at a time (the router allocates empty VCs only), so the
 //            front of a VC that is not being streamed is always a head.
 //
 // Parameters:
 //   V, Depth, FlitW, SingleBit   as nnoc_mesh_router (V >= 1, Depth >= 1, SingleBit 0 .. FlitW-3)
+//   WholeFirst  1: whole packets first (above); 0: round-robin among all VCs with a head
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -25,6 +28,7 @@ module nnoc_eject #(
   parameter integer Depth     = 4,
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
+  parameter integer WholeFirst = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1          // VC number width
 ) (
@@ -57,10 +61,18 @@ module nnoc_eject #(
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
       `CC_PARAM_FAIL(nnoc_eject__SingleBit_must_be_0_to_FlitW_minus_3)
     end
+    if (WholeFirst < 0 || WholeFirst > 1) begin : gen_check_whole_first
+      `CC_PARAM_FAIL(nnoc_eject__WholeFirst_must_be_0_or_1)
+    end
     if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
       `CC_PARAM_FAIL(nnoc_eject__VcW_is_derived_and_must_not_be_set)
     end
   endgenerate
+
+  function automatic is_last(input [FlitW-1:0] f);   // a tail or a head-only packet
+    is_last = f[FlitW-1 -: NnocTypeBits] == NnocTail ||
+              (f[FlitW-1 -: NnocTypeBits] == NnocHead && f[SingleBit]);
+  endfunction
 
   wire [V-1:0]       vc_valid;
   wire [V*FlitW-1:0] vc_flit;
@@ -88,14 +100,37 @@ module nnoc_eject #(
   wire            arb_valid;
   wire            fire;
 
+  // Whole packets: lasts_q counts the last flits (tail or head-only) in each VC's FIFO.
+  localparam integer LastW = $clog2(Depth + 1);
+  wire              in_last = is_last(in_flit_i);
+  wire              last;          // the flit streamed now ends its packet
+  reg  [V*LastW-1:0] lasts_q;
+  wire [V-1:0]      whole;         // the VC's front packet has all its flits here
+  integer lv;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) lasts_q <= {V*LastW{1'b0}};
+    else begin
+      for (lv = 0; lv < V; lv = lv + 1) begin
+        lasts_q[lv*LastW +: LastW] <= lasts_q[lv*LastW +: LastW]
+            + {{(LastW-1){1'b0}}, in_valid_i && in_last && in_vc_i == lv[VcW-1:0]}
+            - {{(LastW-1){1'b0}}, vc_pop[lv] && last};
+      end
+    end
+  end
+  generate
+    for (g = 0; g < V; g = g + 1) begin : gen_whole
+      assign whole[g] = vc_valid[g] && lasts_q[g*LastW +: LastW] != {LastW{1'b0}};
+    end
+  endgenerate
+  wire [V-1:0] req = (WholeFirst != 0 && |whole) ? whole : vc_valid;
+
   cc_rr_arbiter #(.N(V)) u_arb (
-    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(busy_q ? {V{1'b0}} : vc_valid), .ack_i(fire),
+    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(busy_q ? {V{1'b0}} : req), .ack_i(fire),
     .gnt_o(unused_gnt), .gnt_idx_o(arb_idx), .gnt_valid_o(arb_valid));
 
   wire [VcW-1:0]   sel  = busy_q ? cur_q : arb_idx;
   wire [FlitW-1:0] flit = vc_flit[sel*FlitW +: FlitW];
-  wire             last = flit[FlitW-1 -: NnocTypeBits] == NnocTail ||
-                          (flit[FlitW-1 -: NnocTypeBits] == NnocHead && flit[SingleBit]);
+  assign           last = is_last(flit);
   assign out_valid_o = busy_q ? vc_valid[cur_q] : arb_valid;
   assign out_flit_o  = flit;
   assign fire        = out_valid_o && out_ready_i;

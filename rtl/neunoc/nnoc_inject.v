@@ -6,8 +6,9 @@
 //            flit stream (one packet after another) and drives the router's credit-flow-
 //            controlled input link. Each packet gets one of the V virtual channels at its head:
 //            the lowest VC that holds no flits downstream (all Depth credits back), else, with
-//            TailFree = 1, the lowest VC with room for a flit (its previous packet's tail has
-//            left: the routers' rule for a unicast, nnoc_mesh_router). Bodies and the tail
+//            TailFree = 1, a VC with room for a flit (its previous packet's tail has left: the
+//            routers' rule for a unicast, nnoc_mesh_router): the one with the most credits
+//            (VcMost = 1, the lowest on a tie) or the lowest (VcMost = 0). Bodies and the tail
 //            follow on that VC as credits allow. The link output is registered.
 //
 //            Contract: in_ready_o depends on in_flit_i (a head needs a free VC, any other flit a
@@ -18,6 +19,7 @@
 //   FlitW       flit width (type in the top two bits)
 //   SingleBit   head bit marking a head-only packet (0 .. FlitW-3)
 //   TailFree    1: a head may take a VC that still holds flits downstream; 0: empty VCs only
+//   VcMost      1: of the VCs with room, the one with the most credits; 0: the lowest
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -29,6 +31,7 @@ module nnoc_inject #(
   parameter integer FlitW     = 24,
   parameter integer SingleBit = 20,
   parameter integer TailFree  = 1,
+  parameter integer VcMost    = 1,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1          // VC number width
 ) (
@@ -63,8 +66,8 @@ module nnoc_inject #(
     if (SingleBit < 0 || SingleBit > FlitW - NnocTypeBits - 1) begin : gen_check_single_bit
       `CC_PARAM_FAIL(nnoc_inject__SingleBit_must_be_0_to_FlitW_minus_3)
     end
-    if (TailFree < 0 || TailFree > 1) begin : gen_check_tail_free
-      `CC_PARAM_FAIL(nnoc_inject__TailFree_must_be_0_or_1)
+    if (TailFree < 0 || TailFree > 1 || VcMost < 0 || VcMost > 1) begin : gen_check_modes
+      `CC_PARAM_FAIL(nnoc_inject__TailFree_VcMost_must_be_0_or_1)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1)) begin : gen_check_vc_w
       `CC_PARAM_FAIL(nnoc_inject__VcW_is_derived_and_must_not_be_set)
@@ -83,15 +86,19 @@ module nnoc_inject #(
 
   reg [VcW-1:0] free_vc;
   reg           free_any;
+  reg [CrW-1:0] best;     // credits of free_vc
   integer v;
   always @* begin
     free_vc  = {VcW{1'b0}};
     free_any = 1'b0;
+    best     = {CrW{1'b0}};
     if (TailFree != 0) begin
-      for (v = V - 1; v >= 0; v = v - 1) begin
-        if (credit_q[v*CrW +: CrW] != {CrW{1'b0}}) begin
+      for (v = 0; v < V; v = v + 1) begin
+        if (VcMost != 0 ? credit_q[v*CrW +: CrW] > best
+                        : best == {CrW{1'b0}} && credit_q[v*CrW +: CrW] != {CrW{1'b0}}) begin
           free_vc  = v[VcW-1:0];
           free_any = 1'b1;
+          best = credit_q[v*CrW +: CrW];
         end
       end
     end

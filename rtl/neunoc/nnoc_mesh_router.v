@@ -20,7 +20,9 @@
 //                     (nnoc_sa_greedy, SaGreedy = 1), or separable input-first round-robin
 //                     arbiters (SaGreedy = 0); with SaHold = 1 a packet in progress keeps its
 //                     input port and outputs first (its flits do not alternate with another
-//                     packet's on a link); granted flits go through the crossbar into the
+//                     packet's on a link); with InjWait > 0 the local input's other requests
+//                     go after through traffic's (until they have lost InjWait cycles in a
+//                     row); granted flits go through the crossbar into the
 //                     output register, which drives the link. With SpecSa = 1 a head asks in
 //                     the cycle of its VA (speculatively: used only if VA grants it, and below
 //                     every non-speculative request). A multicast flit leaves its FIFO once
@@ -64,6 +66,14 @@
 //               is allocated on its own
 //   SaGreedy    1: switch allocation is a greedy maximal matching (nnoc_sa_greedy); 0: a
 //               separable input-first allocator of round-robin arbiters
+//   VcMost      1: a unicast head takes, of the output VCs it may take, the one with the most
+//               credits (the emptiest downstream buffer; the lowest on a tie); 0: the lowest
+//               empty VC, else the lowest idle one
+//   InjWait     0 .. 255 (with SaGreedy = 1): 0 = every input port is equal in switch
+//               allocation; N > 0 = the local input's requests (other than a held packet's) go
+//               after through traffic's until they have lost N cycles in a row, then compete as
+//               equals (so injection is never starved). Plain meshes use 16; Neu-NoC 0 (its
+//               local port is the ring's channel and the network's bottleneck; docs/neunoc.md)
 //
 //            Ports and flit types are numbered as in cmodel/include/neunoc.h (NNOC_PORT_E =
 //            NnocPortE, NNOC_HEAD = NnocHead, ...).
@@ -84,6 +94,8 @@ module nnoc_mesh_router #(
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
+  parameter integer VcMost    = 1,
+  parameter integer InjWait   = 0,
   parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
@@ -108,6 +120,7 @@ module nnoc_mesh_router #(
 );
 
   localparam integer NnocPorts = 5;                    // NNOC_PORTS: L, E, W, N, S
+  localparam integer NnocPortL = 0;                    // NNOC_PORT_L: the local port
   localparam integer PortIdW   = $clog2(NnocPorts);    // an input port's number
   localparam integer NR  = Cols * Rows;
   localparam integer DstW = (DstCoord != 0) ? XW + YW : NR;   // head destination field
@@ -144,8 +157,12 @@ module nnoc_mesh_router #(
       `CC_PARAM_FAIL(nnoc_mesh_router__SingleBit_must_be_above_the_destination_field_to_FlitW_minus_3)
     end
     if (VaPerPort < 0 || VaPerPort > 1 || TailFree < 0 || TailFree > 1 || SpecSa < 0 ||
-        SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1 || SaHold < 0 || SaHold > 1) begin : gen_check_modes
-      `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_must_be_0_or_1)
+        SpecSa > 1 || SaGreedy < 0 || SaGreedy > 1 || SaHold < 0 || SaHold > 1 || VcMost < 0 ||
+        VcMost > 1) begin : gen_check_modes
+      `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_VcMost_must_be_0_or_1)
+    end
+    if (InjWait < 0 || InjWait > 255) begin : gen_check_inj_wait
+      `CC_PARAM_FAIL(nnoc_mesh_router__InjWait_must_be_0_to_255)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
@@ -174,8 +191,10 @@ module nnoc_mesh_router #(
   // flits, the network's rule) drains into them whatever happens downstream: a fork never
   // blocks. A unicast head needs an idle VC with TailFree = 1 (a VC is reused as soon as the
   // tail of its last packet has left, as in conventional credit-based routers), an empty one
-  // with TailFree = 0. Among the VCs it may take, a head takes the lowest empty one, else the
-  // lowest idle one, so packets spread over the VCs and rarely queue behind one another.
+  // with TailFree = 0. Among the VCs it may take, a unicast head takes the one with the most
+  // credits (VcMost = 1: an empty one if any, else the one whose downstream buffer has the
+  // most room, so a packet rarely queues behind another), or the lowest empty one, else the
+  // lowest idle one (VcMost = 0). A multicast head takes the lowest empty VC of each port.
   reg  [NI*CrW-1:0]    credit_q;      // output VC w of port o at [(o*V + w)*CrW +: CrW]
   reg  [NI-1:0]        alloc_q;       // output VC w of port o owned by a packet
   wire [NI-1:0]        vc_empty;
@@ -199,12 +218,18 @@ module nnoc_mesh_router #(
   endgenerate
 
   integer fo, fw;
+  reg [CrW-1:0] best_cr;
   always @* begin
     for (fo = 0; fo < NnocPorts; fo = fo + 1) begin
       first_empty[fo*VcW +: VcW] = {VcW{1'b0}};
       first_uni[fo*VcW +: VcW]   = {VcW{1'b0}};
-      for (fw = V - 1; fw >= 0; fw = fw - 1) begin
-        if (vc_idle[fo*V+fw] && TailFree != 0) first_uni[fo*VcW +: VcW] = fw[VcW-1:0];
+      best_cr = {CrW{1'b0}};
+      for (fw = 0; fw < V; fw = fw + 1) begin
+        if (vc_idle[fo*V+fw] && TailFree != 0 &&
+            (VcMost != 0 ? credit_q[(fo*V+fw)*CrW +: CrW] > best_cr : best_cr == {CrW{1'b0}})) begin
+          first_uni[fo*VcW +: VcW] = fw[VcW-1:0];
+          best_cr = credit_q[(fo*V+fw)*CrW +: CrW];
+        end
       end
       for (fw = V - 1; fw >= 0; fw = fw - 1) begin
         if (vc_empty[fo*V+fw]) begin
@@ -425,9 +450,21 @@ module nnoc_mesh_router #(
       for (gi = 0; gi < NI; gi = gi + 1) begin : gen_last
         assign fifo_last[gi] = is_last(fifo_flit[gi*FlitW +: FlitW]);
       end
+      // InjWait > 0: the local input's requests go after through traffic's (late) until they
+      // have lost InjWait cycles in a row (inj_wait_q counts cycles in which the local input
+      // had a non-speculative candidate and sent nothing; it stops at InjWait)
+      reg  [7:0] inj_wait_q;
+      wire       inj_late = InjWait != 0 && {24'd0, inj_wait_q} < InjWait;
+      always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) inj_wait_q <= 8'd0;
+        else if (|ns_cand[NnocPortL*V +: V] && !in_sel_v[NnocPortL]) begin
+          if (inj_late) inj_wait_q <= inj_wait_q + 8'd1;
+        end else inj_wait_q <= 8'd0;
+      end
       nnoc_sa_greedy #(.NP(NnocPorts), .V(V), .Hold(SaHold)) u_sa (
         .clk_i(clk_i), .rst_ni(rst_ni), .ns_i(ns_cand), .drop_i(drop_cand),
-        .sp_i(sp_cand & va_gnt), .want_i(vc_want), .last_i(fifo_last), .sel_o(sel),
+        .sp_i(sp_cand & va_gnt), .want_i(vc_want), .last_i(fifo_last),
+        .late_i({{(NnocPorts-1){1'b0}}, inj_late}), .sel_o(sel),   // (NnocPortL = 0)
         .sel_v_o(in_sel_v),
         .spec_o(in_spec), .gnt_o(gnt_mat));
       for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sel

@@ -28,6 +28,8 @@ module nnoc_mesh_router_xy #(
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
+  parameter integer VcMost    = 1,
+  parameter integer InjWait   = 0,
   parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
@@ -67,7 +69,7 @@ module nnoc_mesh_router_xy #(
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
                      .SingleBit(SingleBit), .VaPerPort(VaPerPort), .TailFree(TailFree),
                      .SpecSa(SpecSa), .SaGreedy(SaGreedy), .SaHold(SaHold),
-                     .DstCoord(DstCoord)) u_router (
+                     .VcMost(VcMost), .InjWait(InjWait), .DstCoord(DstCoord)) u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
     .in_valid_i(in_valid_i), .in_vc_i(in_vc_i), .in_flit_i(in_flit_i),
     .in_credit_o(in_credit_o), .in_credit_vc_o(in_credit_vc_o),

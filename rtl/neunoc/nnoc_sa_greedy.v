@@ -10,9 +10,13 @@
 //            can still use an output no earlier input took in this cycle.
 //              pass 0  (Hold = 1) packets in progress: an input port whose last flit did not
 //                      end its packet offers that VC first, for the outputs it still wants
-//              pass 1  non-speculative candidates (active VCs: ns_i, and drops: drop_i)
-//              pass 2  speculative candidates (heads granted their VCs this cycle: sp_i), on
-//                      the input ports and outputs passes 0 and 1 left free; so a speculative
+//              pass 1  non-speculative candidates (active VCs: ns_i, and drops: drop_i) of the
+//                      input ports not marked late (late_i)
+//              pass 2  non-speculative candidates of every input port (so a late port's flits
+//                      take what passes 0 and 1 left: the router marks its local input late to
+//                      give through traffic priority over injection, mesh router InjWait)
+//              pass 3  speculative candidates (heads granted their VCs this cycle: sp_i), on
+//                      the input ports and outputs passes 0 to 2 left free; so a speculative
 //                      request always loses to a non-speculative one
 //            A candidate gets every output it wants that is still free (a multicast flit may get
 //            some of its ports now and the rest later); a drop takes the input port only.
@@ -24,7 +28,8 @@
 //            Fairness: the input-port scan starts one port later every cycle, and each input
 //            port's VC order rotates past the VC it last sent (Hold = 1: once that VC's packet
 //            has ended): every waiting input VC is first in line at its port and its port
-//            first in the scan within 5 * V cycles (Hold = 1: packets).
+//            first in the scan within 5 * V cycles (Hold = 1: packets), plus the cycles its
+//            port is held late (the router bounds them: InjWait).
 //            The grant is combinational; only the pointers are state.
 //
 // Parameters:
@@ -51,6 +56,7 @@ module nnoc_sa_greedy #(
   input  wire [NP*V-1:0]     sp_i,      // ... speculative candidate (its VA granted now)
   input  wire [NP*V*NP-1:0]  want_i,    // outputs input VC i wants at [i*NP +: NP]
   input  wire [NP*V-1:0]     last_i,    // input VC i's front flit ends its packet
+  input  wire [NP-1:0]       late_i,    // input port p's requests (but a held packet's) go after the others'
   output reg  [NP*VcW-1:0]   sel_o,     // VC each input port sends from
   output reg  [NP-1:0]       sel_v_o,   // ... the input port sends (or drops) this cycle
   output reg  [NP-1:0]       spec_o,    // ... its VC's request was speculative
@@ -113,6 +119,8 @@ module nnoc_sa_greedy #(
   assign {unused_vcp_hi, vcp_r}   = {vc_ptr_q, vc_ptr_q} >> (psh * VcW);
   wire [NP-1:0]        hold_r, unused_hold_hi;
   assign {unused_hold_hi, hold_r} = {hold_q, hold_q} >> psh;
+  wire [NP-1:0]        late_r, unused_late_hi;
+  assign {unused_late_hi, late_r} = {late_i, late_i} >> psh;
 
   reg [NP-1:0]     sel_v_r, spec_r;        // per scan position (rotated port)
   reg [NP*VcW-1:0] sel_r;
@@ -131,22 +139,23 @@ module nnoc_sa_greedy #(
     left    = {NP{1'b0}};
     cand    = 1'b0;
     v       = 32'd0;
-    for (pass = 0; pass < 3; pass = pass + 1) begin
+    for (pass = 0; pass < 4; pass = pass + 1) begin
       for (j = 0; j < NP; j = j + 1) begin
         for (k = 0; k < V; k = k + 1) begin
           i    = j * V + k;
           left = want_r[i*NP +: NP] & ~taken;
           // (the held VC is first in its port's order: k == 0)
           cand = (pass == 0) ? (Hold != 0 && k == 0 && hold_r[j] && ns_r[i] && left != {NP{1'b0}}) :
-                 (pass == 1) ? (ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
+                 (pass == 1) ? (!late_r[j] && ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
+                 (pass == 2) ? (ns_r[i] && (drop_r[i] || left != {NP{1'b0}})) :
                                (sp_r[i] && left != {NP{1'b0}});
           if (!sel_v_r[j] && cand) begin
             v = {{(32-VcW){1'b0}}, vcp_r[j*VcW +: VcW]} + k;   // the VC's own number
             if (v >= VU) v = v - VU;
             sel_v_r[j]          = 1'b1;
-            spec_r[j]           = pass == 2;
+            spec_r[j]           = pass == 3;
             sel_r[j*VcW +: VcW] = v[VcW-1:0];
-            gnt_r[j*NP +: NP]   = (pass == 1 && drop_r[i]) ? {NP{1'b0}} : left;
+            gnt_r[j*NP +: NP]   = (pass != 0 && drop_r[i]) ? {NP{1'b0}} : left;
             taken               = taken | gnt_r[j*NP +: NP];
           end
         end

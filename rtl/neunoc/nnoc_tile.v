@@ -14,7 +14,8 @@
 //            (docs/neunoc.md, "Build time of large networks"). It adds no logic and no cycle.
 //
 // Parameters (neunoc.v checks them; this module is not used on its own):
-//   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, RingFair
+//   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, VcMost,
+//   InjWait, EjWhole, RingFair
 //               as in neunoc.v
 //   FlitW, SingleBit  the network's flit width and head-only bit (neunoc.v derives them)
 //   DstCoord    head destination field, as in neunoc.v (0 = router bit string, 1 = coordinates)
@@ -45,6 +46,9 @@ module nnoc_tile #(
   parameter integer SpecSa    = 1,
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
+  parameter integer VcMost    = 1,
+  parameter integer InjWait   = 0,
+  parameter integer EjWhole   = 1,
   parameter integer RingFair  = 1,
   parameter integer XW        = 1,
   parameter integer YW        = 1,
@@ -143,7 +147,7 @@ module nnoc_tile #(
     assign stat_mesh_o = pk_valid && pk_ready;
 
     nnoc_inject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit),
-                  .TailFree(TailFree)) u_inject (
+                  .TailFree(TailFree), .VcMost(VcMost)) u_inject (
       .clk_i(clk_i), .rst_ni(rst_ni),
       .in_valid_i(pk_valid), .in_ready_o(pk_ready), .in_flit_i(pk_flit),
       .out_valid_o(loc_in_valid), .out_vc_o(loc_in_vc), .out_flit_o(loc_in_flit),
@@ -153,7 +157,8 @@ module nnoc_tile #(
     // eject -> (unpack) -> ring -> PEs
     wire             ej_valid, ej_ready;
     wire [FlitW-1:0] ej_flit;
-    nnoc_eject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit)) u_eject (
+    nnoc_eject #(.V(V), .Depth(Depth), .FlitW(FlitW), .SingleBit(SingleBit),
+                 .WholeFirst(EjWhole)) u_eject (
       .clk_i(clk_i), .rst_ni(rst_ni),
       .in_valid_i(loc_out_valid), .in_vc_i(loc_out_vc), .in_flit_i(loc_out_flit),
       .credit_o(loc_out_credit), .credit_vc_o(loc_out_cr_vc),
@@ -214,7 +219,7 @@ module nnoc_tile #(
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                      .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
                      .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy), .SaHold(SaHold),
-                     .DstCoord(DstCoord))
+                     .VcMost(VcMost), .InjWait(InjWait), .DstCoord(DstCoord))
     u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x_i), .y_i(y_i),
     .in_valid_i     ({in_valid_i,      loc_in_valid}),

@@ -85,10 +85,18 @@ CHOICES = [("VaPerPort", "one VC allocation per router per cycle (not per output
            ("SpecSa", "no speculative switch allocation (3-cycle hops)"),
            ("SaGreedy", "separable switch allocation (not greedy maximal)"),
            ("SaHold", "flit-by-flit switch allocation (a started packet does not keep its ports)"),
+           ("VcMost", "a head takes the lowest free output VC (not the one with the most credits)"),
+           ("InjWait", "injection competes with through traffic as an equal in switch allocation (the "
+                       "plain meshes set 16: through traffic first until injection has lost 16 cycles in "
+                       "a row; Neu-NoC keeps 0)"),
+           ("EjWhole", "the ejection queue streams packets in arrival order (not whole packets first)"),
            ("RingFair", "in-flight-first send rings (the paper's rule, not fair)")]
 ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m64_nospec", "neunoc_m64_sep",
-                                "neunoc_m64_nohold", "neunoc_m64_first"],
-                 "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_ring0", "neunoc_b64_first"]}
+                                "neunoc_m64_nohold", "neunoc_m64_vclow", "neunoc_m64_nowait", "neunoc_m64_ejany",
+                                "neunoc_m64_first"],
+                 "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_vclow", "neunoc_b64_ejany", "neunoc_b64_ring0",
+                                "neunoc_b64_wait", "neunoc_b64_first"]}
+CHOICE_DEFAULT = {"InjWait": 0}   # neunoc.v defaults of the CHOICES that are not 1
 
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
@@ -599,9 +607,12 @@ def fairness_cell(s):
         p["fairness"], p["worst_pe"], p["worst_lat"], p["lat"], p["rate"], 100.0 * p["rate"] / s["sat"])
 
 
-def choices_off(build):
-    """The router choices a harness turns back to the first design's."""
-    return [c for c, _ in CHOICES if int(PARAMS[build].get(c, 1)) == 0]
+def choices_changed(build):
+    """'Choice = value' for each router choice a harness sets differently from its network's
+    redesigned build (the ABLATION_BASE key it belongs to)."""
+    base = next((b for b, abl in ABLATION_BASE.items() if build in abl), build)
+    val = lambda b, c: int(PARAMS[b].get(c, CHOICE_DEFAULT.get(c, 1)))  # noqa: E731
+    return ["%s = %d" % (c, val(build, c)) for c, _ in CHOICES if val(build, c) != val(base, c)]
 
 
 def build_time_rows():
@@ -712,10 +723,10 @@ def load_markdown(load, png):
     md.append("### Router ablation\n")
     md.append("Uniform random traffic, the same sweep and windows, on builds with one router choice of the "
               "redesign turned back to the first design's (`rtl/neunoc/block.toml`, harnesses `*_va1`, "
-              "`*_empty`, `*_nospec`, `*_sep`, `*_nohold`, `*_ring0`) and with all of them (`*_first`). Change: "
-              "saturation by latency / accepted throughput above the bound against the build with every "
-              "choice on. The parameters "
-              "(1 = the redesign):\n")
+              "`*_empty`, `*_nospec`, `*_sep`, `*_nohold`, `*_vclow`, `*_nowait`, `*_ejany`, `*_ring0`) and "
+              "with all of them (`*_first`), and Neu-NoC with the plain meshes' injection rule (`*_wait`). "
+              "Change: saturation by latency / accepted throughput above the bound against the build with "
+              "every choice on. The parameters (1 = the redesign):\n")
     md += ["- `%s = 0`: %s" % c for c in CHOICES]
     md.append("")
     md.append("The latency definition is relative to each build's own zero-load latency, so a build with "
@@ -724,7 +735,7 @@ def load_markdown(load, png):
               "choice on (the same number of cycles for all), interpolated on the same grid. Fairness above the "
               "bound: at the highest offered load (%.0f%% of the bound), where the send rings and allocators are "
               "contended most.\n" % (SAT_FACTOR, 100 * OVER[-1] * GRID))
-    md.append("| build | turned back to the first design | zero-load, measured / analytic | saturation, %gx "
+    md.append("| build | differs from the redesign in | zero-load, measured / analytic | saturation, %gx "
               "own zero-load | at the redesign's threshold | accepted above the bound | change (the three "
               "saturation figures) | fairness at 90%% of saturation | fairness above the bound |" % SAT_FACTOR)
     md.append("|---|---|---|---|---|---|---|---|---|")
@@ -733,7 +744,7 @@ def load_markdown(load, png):
         for b in [base] + abl:
             s = load[(b, "uniform")]
             fixed = crossing(s["zero"], s["points"], r["thr"])
-            what = ", ".join("%s = 0" % c for c in choices_off(b)) or "none (the redesigned router)"
+            what = ", ".join(choices_changed(b)) or "none (the redesigned router)"
             rel = lambda x, y: "-" if x is None or not y else "%+.1f%%" % (100.0 * (x / y - 1))  # noqa: E731
             chg = "-" if b == base else " / ".join((rel(s["sat"], r["sat"]), rel(fixed, r["sat"]),
                                                     rel(s["acc"]["accepted"], r["acc"]["accepted"])))

@@ -93,7 +93,10 @@ module nnoc_eject #(
     end
   endgenerate
 
-  reg             busy_q;   // streaming the packet of VC cur_q
+  // A packet is committed when its head is first offered (the arbiter's pointer moves then):
+  // the offer may not change while the consumer is not ready (the stream contract), even when
+  // a whole packet arrives meanwhile.
+  reg             busy_q;   // streaming the packet of VC cur_q (its head offered)
   reg [VcW-1:0]   cur_q;
   wire [V-1:0]    unused_gnt;
   wire [VcW-1:0]  arb_idx;
@@ -125,7 +128,7 @@ module nnoc_eject #(
   wire [V-1:0] req = (WholeFirst != 0 && |whole) ? whole : vc_valid;
 
   cc_rr_arbiter #(.N(V)) u_arb (
-    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(busy_q ? {V{1'b0}} : req), .ack_i(fire),
+    .clk_i(clk_i), .rst_ni(rst_ni), .req_i(busy_q ? {V{1'b0}} : req), .ack_i(!busy_q && arb_valid),
     .gnt_o(unused_gnt), .gnt_idx_o(arb_idx), .gnt_valid_o(arb_valid));
 
   wire [VcW-1:0]   sel  = busy_q ? cur_q : arb_idx;
@@ -145,8 +148,8 @@ module nnoc_eject #(
       cr_q   <= 1'b0;
     end else begin
       cr_q <= fire;
-      if (fire) begin
-        busy_q <= !last;
+      if (out_valid_o) begin      // offered (busy, or committing now): done at its last flit
+        busy_q <= !(fire && last);
         cur_q  <= sel;
       end
     end

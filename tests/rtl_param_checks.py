@@ -129,8 +129,10 @@ CASES = [
      "nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_VcMost_must_be_0_or_1"),
     ("nnoc_mesh_router", {"VcMost": 2},
      "nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_VcMost_must_be_0_or_1"),
-    ("nnoc_mesh_router", {"InjWait": 256}, "nnoc_mesh_router__InjWait_must_be_0_to_255"),
-    ("nnoc_mesh_router", {"InjWait": -1}, "nnoc_mesh_router__InjWait_must_be_0_to_255"),
+    ("nnoc_mesh_router", {"SaPrio": 3}, "nnoc_mesh_router__SaPrio_must_be_0_1_or_2"),
+    ("nnoc_mesh_router", {"SaPrio": -1}, "nnoc_mesh_router__SaPrio_must_be_0_1_or_2"),
+    ("nnoc_mesh_router", {"SaPrioWait": 0}, "nnoc_mesh_router__SaPrioWait_must_be_1_to_255"),
+    ("nnoc_mesh_router", {"SaPrioWait": 256}, "nnoc_mesh_router__SaPrioWait_must_be_1_to_255"),
     ("nnoc_sa_greedy", {"Hold": 2}, "nnoc_sa_greedy__Hold_must_be_0_or_1"),
     # coordinate heads: the destination field is XW + YW = 2 bits, so SingleBit 1 overlaps it
     ("nnoc_mesh_router", {"DstCoord": 1, "SingleBit": 1},

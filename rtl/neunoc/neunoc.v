@@ -33,9 +33,10 @@
 //   VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, VcMost  mesh router microarchitecture
 //               (nnoc_mesh_router; 1 = the conventional VC router's choice, 0 = the simpler
 //               first design; docs/neunoc.md)
-//   InjWait     0 .. 255: through traffic before injection in switch allocation, for at most
-//               InjWait cycles (nnoc_mesh_router); 0 = no priority (Neu-NoC: the local port is
-//               the ring's channel); the plain-mesh builds use 16
+//   SaPrio, SaPrioWait  input-port priority in switch allocation (nnoc_mesh_router): 2 = the
+//               local port first (Neu-NoC: it is the ring's channel, the network's bottleneck),
+//               1 = through traffic first (set it for plain meshes, K = 1), 0 = equal; a
+//               lower-priority port is equal again after SaPrioWait cycles lost in a row
 //   EjWhole     1: the ejection queue streams whole packets first (nnoc_eject WholeFirst)
 //   RingFair    1: send-ring routers share the channel equally among the ring's PEs
 //               (nnoc_ring_send Fair); 0: in-flight flits always win (the paper's rule)
@@ -68,7 +69,8 @@ module neunoc #(
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
   parameter integer VcMost    = 1,
-  parameter integer InjWait   = 0,
+  parameter integer SaPrio    = 2,
+  parameter integer SaPrioWait = 16,
   parameter integer EjWhole   = 1,
   parameter integer RingFair  = 1,
   parameter integer DstCoord  = 0,
@@ -217,8 +219,8 @@ module neunoc #(
                     .SingleBit(SingleBit), .DstCoord(DstCoord), .DstW(DstW), .CntW(CntW),
                     .Pack(Pack),
                     .VaPerPort(VaPerPort), .TailFree(TailFree), .SpecSa(SpecSa),
-                    .SaGreedy(SaGreedy), .SaHold(SaHold), .VcMost(VcMost), .InjWait(InjWait),
-                    .EjWhole(EjWhole), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
+                    .SaGreedy(SaGreedy), .SaHold(SaHold), .VcMost(VcMost), .SaPrio(SaPrio),
+                    .SaPrioWait(SaPrioWait), .EjWhole(EjWhole), .RingFair(RingFair), .XW(XW), .YW(YW), .VcW(VcW),
                     .StatW(StatW))
           u_tile (
           .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),

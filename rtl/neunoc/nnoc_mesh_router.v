@@ -20,9 +20,10 @@
 //                     (nnoc_sa_greedy, SaGreedy = 1), or separable input-first round-robin
 //                     arbiters (SaGreedy = 0); with SaHold = 1 a packet in progress keeps its
 //                     input port and outputs first (its flits do not alternate with another
-//                     packet's on a link); with InjWait > 0 the local input's other requests
-//                     go after through traffic's (until they have lost InjWait cycles in a
-//                     row); granted flits go through the crossbar into the
+//                     packet's on a link); with SaPrio = 1 the local input's other requests
+//                     go after through traffic's, with SaPrio = 2 the through inputs' after
+//                     the local input's (until they have lost SaPrioWait cycles in a row);
+//                     granted flits go through the crossbar into the
 //                     output register, which drives the link. With SpecSa = 1 a head asks in
 //                     the cycle of its VA (speculatively: used only if VA grants it, and below
 //                     every non-speculative request). A multicast flit leaves its FIFO once
@@ -69,11 +70,13 @@
 //   VcMost      1: a unicast head takes, of the output VCs it may take, the one with the most
 //               credits (the emptiest downstream buffer; the lowest on a tie); 0: the lowest
 //               empty VC, else the lowest idle one
-//   InjWait     0 .. 255 (with SaGreedy = 1): 0 = every input port is equal in switch
-//               allocation; N > 0 = the local input's requests (other than a held packet's) go
-//               after through traffic's until they have lost N cycles in a row, then compete as
-//               equals (so injection is never starved). Plain meshes use 16; Neu-NoC 0 (its
-//               local port is the ring's channel and the network's bottleneck; docs/neunoc.md)
+//   SaPrio      input-port priority in switch allocation (with SaGreedy = 1): 0 = every input
+//               port equal; 1 = through traffic (E, W, N, S inputs) before the local input (plain
+//               meshes); 2 = the local input before through traffic (Neu-NoC, where the local
+//               port is the ring's channel and the network's bottleneck; docs/neunoc.md). A held
+//               packet's flits keep their place (pass 0) either way.
+//   SaPrioWait  1 .. 255: a lower-priority input port competes as an equal once it has lost
+//               this many cycles in a row, until it sends (so no input port is starved)
 //
 //            Ports and flit types are numbered as in cmodel/include/neunoc.h (NNOC_PORT_E =
 //            NnocPortE, NNOC_HEAD = NnocHead, ...).
@@ -95,7 +98,8 @@ module nnoc_mesh_router #(
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
   parameter integer VcMost    = 1,
-  parameter integer InjWait   = 0,
+  parameter integer SaPrio    = 0,
+  parameter integer SaPrioWait = 16,
   parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
@@ -120,7 +124,6 @@ module nnoc_mesh_router #(
 );
 
   localparam integer NnocPorts = 5;                    // NNOC_PORTS: L, E, W, N, S
-  localparam integer NnocPortL = 0;                    // NNOC_PORT_L: the local port
   localparam integer PortIdW   = $clog2(NnocPorts);    // an input port's number
   localparam integer NR  = Cols * Rows;
   localparam integer DstW = (DstCoord != 0) ? XW + YW : NR;   // head destination field
@@ -161,8 +164,11 @@ module nnoc_mesh_router #(
         VcMost > 1) begin : gen_check_modes
       `CC_PARAM_FAIL(nnoc_mesh_router__VaPerPort_TailFree_SpecSa_SaGreedy_SaHold_VcMost_must_be_0_or_1)
     end
-    if (InjWait < 0 || InjWait > 255) begin : gen_check_inj_wait
-      `CC_PARAM_FAIL(nnoc_mesh_router__InjWait_must_be_0_to_255)
+    if (SaPrio < 0 || SaPrio > 2) begin : gen_check_sa_prio
+      `CC_PARAM_FAIL(nnoc_mesh_router__SaPrio_must_be_0_1_or_2)
+    end
+    if (SaPrioWait < 1 || SaPrioWait > 255) begin : gen_check_sa_prio_wait
+      `CC_PARAM_FAIL(nnoc_mesh_router__SaPrioWait_must_be_1_to_255)
     end
     if (VcW != ((V > 1) ? $clog2(V) : 1) || XW != ((Cols > 1) ? $clog2(Cols) : 1) ||
         YW != ((Rows > 1) ? $clog2(Rows) : 1)) begin : gen_check_derived
@@ -450,21 +456,33 @@ module nnoc_mesh_router #(
       for (gi = 0; gi < NI; gi = gi + 1) begin : gen_last
         assign fifo_last[gi] = is_last(fifo_flit[gi*FlitW +: FlitW]);
       end
-      // InjWait > 0: the local input's requests go after through traffic's (late) until they
-      // have lost InjWait cycles in a row (inj_wait_q counts cycles in which the local input
-      // had a non-speculative candidate and sent nothing; it stops at InjWait)
-      reg  [7:0] inj_wait_q;
-      wire       inj_late = InjWait != 0 && {24'd0, inj_wait_q} < InjWait;
+      // SaPrio: the lower-priority input ports' requests go after the others' (late) until
+      // they have lost SaPrioWait cycles in a row; wait_q[p] counts the cycles in which input
+      // port p had a non-speculative candidate and sent nothing (it stops at SaPrioWait)
+      localparam [NnocPorts-1:0] LowPorts = (SaPrio == 1) ? 5'b00001 :    // the local input
+                                            (SaPrio == 2) ? 5'b11110 :    // E, W, N, S inputs
+                                                            5'b00000;
+      localparam [7:0] WaitMax = SaPrioWait[7:0];
+      reg  [7:0]           wait_q [0:NnocPorts-1];
+      wire [NnocPorts-1:0] late;
+      integer wp;
+      for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_late
+        assign late[gp] = LowPorts[gp] && wait_q[gp] < WaitMax;
+      end
       always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) inj_wait_q <= 8'd0;
-        else if (|ns_cand[NnocPortL*V +: V] && !in_sel_v[NnocPortL]) begin
-          if (inj_late) inj_wait_q <= inj_wait_q + 8'd1;
-        end else inj_wait_q <= 8'd0;
+        if (!rst_ni) begin
+          for (wp = 0; wp < NnocPorts; wp = wp + 1) wait_q[wp] <= 8'd0;
+        end else begin
+          for (wp = 0; wp < NnocPorts; wp = wp + 1) begin
+            if (!(|ns_cand[wp*V +: V]) || in_sel_v[wp]) wait_q[wp] <= 8'd0;
+            else if (late[wp]) wait_q[wp] <= wait_q[wp] + 8'd1;
+          end
+        end
       end
       nnoc_sa_greedy #(.NP(NnocPorts), .V(V), .Hold(SaHold)) u_sa (
         .clk_i(clk_i), .rst_ni(rst_ni), .ns_i(ns_cand), .drop_i(drop_cand),
         .sp_i(sp_cand & va_gnt), .want_i(vc_want), .last_i(fifo_last),
-        .late_i({{(NnocPorts-1){1'b0}}, inj_late}), .sel_o(sel),   // (NnocPortL = 0)
+        .late_i(late), .sel_o(sel),
         .sel_v_o(in_sel_v),
         .spec_o(in_spec), .gnt_o(gnt_mat));
       for (gp = 0; gp < NnocPorts; gp = gp + 1) begin : gen_sel

@@ -29,7 +29,8 @@ module nnoc_mesh_router_xy #(
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
   parameter integer VcMost    = 1,
-  parameter integer InjWait   = 0,
+  parameter integer SaPrio    = 0,
+  parameter integer SaPrioWait = 16,
   parameter integer DstCoord  = 0,
   // derived: do not set (a different value fails the build)
   parameter integer VcW       = (V > 1) ? $clog2(V) : 1,         // VC number width
@@ -69,7 +70,7 @@ module nnoc_mesh_router_xy #(
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth), .FlitW(FlitW),
                      .SingleBit(SingleBit), .VaPerPort(VaPerPort), .TailFree(TailFree),
                      .SpecSa(SpecSa), .SaGreedy(SaGreedy), .SaHold(SaHold),
-                     .VcMost(VcMost), .InjWait(InjWait), .DstCoord(DstCoord)) u_router (
+                     .VcMost(VcMost), .SaPrio(SaPrio), .SaPrioWait(SaPrioWait), .DstCoord(DstCoord)) u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(XPos), .y_i(YPos),
     .in_valid_i(in_valid_i), .in_vc_i(in_vc_i), .in_flit_i(in_flit_i),
     .in_credit_o(in_credit_o), .in_credit_vc_o(in_credit_vc_o),

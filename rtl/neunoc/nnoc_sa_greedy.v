@@ -13,8 +13,8 @@
 //              pass 1  non-speculative candidates (active VCs: ns_i, and drops: drop_i) of the
 //                      input ports not marked late (late_i)
 //              pass 2  non-speculative candidates of every input port (so a late port's flits
-//                      take what passes 0 and 1 left: the router marks its local input late to
-//                      give through traffic priority over injection, mesh router InjWait)
+//                      take what passes 0 and 1 left: the router marks an input port late to
+//                      give the others priority, mesh router SaPrio)
 //              pass 3  speculative candidates (heads granted their VCs this cycle: sp_i), on
 //                      the input ports and outputs passes 0 to 2 left free; so a speculative
 //                      request always loses to a non-speculative one
@@ -29,7 +29,7 @@
 //            port's VC order rotates past the VC it last sent (Hold = 1: once that VC's packet
 //            has ended): every waiting input VC is first in line at its port and its port
 //            first in the scan within 5 * V cycles (Hold = 1: packets), plus the cycles its
-//            port is held late (the router bounds them: InjWait).
+//            port is held late (the router bounds them: SaPrioWait).
 //            The grant is combinational; only the pointers are state.
 //
 // Parameters:

@@ -15,7 +15,7 @@
 //
 // Parameters (neunoc.v checks them; this module is not used on its own):
 //   K, Cols, Rows, V, Depth, CntW, Pack, VaPerPort, TailFree, SpecSa, SaGreedy, SaHold, VcMost,
-//   InjWait, EjWhole, RingFair
+//   SaPrio, SaPrioWait, EjWhole, RingFair
 //               as in neunoc.v
 //   FlitW, SingleBit  the network's flit width and head-only bit (neunoc.v derives them)
 //   DstCoord    head destination field, as in neunoc.v (0 = router bit string, 1 = coordinates)
@@ -47,7 +47,8 @@ module nnoc_tile #(
   parameter integer SaGreedy  = 1,
   parameter integer SaHold    = 1,
   parameter integer VcMost    = 1,
-  parameter integer InjWait   = 0,
+  parameter integer SaPrio    = 2,
+  parameter integer SaPrioWait = 16,
   parameter integer EjWhole   = 1,
   parameter integer RingFair  = 1,
   parameter integer XW        = 1,
@@ -219,7 +220,7 @@ module nnoc_tile #(
   nnoc_mesh_router #(.Cols(Cols), .Rows(Rows), .V(V), .Depth(Depth),
                      .FlitW(FlitW), .SingleBit(SingleBit), .VaPerPort(VaPerPort),
                      .TailFree(TailFree), .SpecSa(SpecSa), .SaGreedy(SaGreedy), .SaHold(SaHold),
-                     .VcMost(VcMost), .InjWait(InjWait), .DstCoord(DstCoord))
+                     .VcMost(VcMost), .SaPrio(SaPrio), .SaPrioWait(SaPrioWait), .DstCoord(DstCoord))
     u_router (
     .clk_i(clk_i), .rst_ni(rst_ni), .x_i(x_i), .y_i(y_i),
     .in_valid_i     ({in_valid_i,      loc_in_valid}),

@@ -86,17 +86,17 @@ CHOICES = [("VaPerPort", "one VC allocation per router per cycle (not per output
            ("SaGreedy", "separable switch allocation (not greedy maximal)"),
            ("SaHold", "flit-by-flit switch allocation (a started packet does not keep its ports)"),
            ("VcMost", "a head takes the lowest free output VC (not the one with the most credits)"),
-           ("InjWait", "injection competes with through traffic as an equal in switch allocation (the "
-                       "plain meshes set 16: through traffic first until injection has lost 16 cycles in "
-                       "a row; Neu-NoC keeps 0)"),
+           ("SaPrio", "every input port is equal in switch allocation (the redesign: 1 = through traffic "
+                      "first in the plain meshes, 2 = the local port first in Neu-NoC; a lower-priority "
+                      "port is equal again after 16 cycles lost in a row)"),
            ("EjWhole", "the ejection queue streams packets in arrival order (not whole packets first)"),
            ("RingFair", "in-flight-first send rings (the paper's rule, not fair)")]
 ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m64_nospec", "neunoc_m64_sep",
-                                "neunoc_m64_nohold", "neunoc_m64_vclow", "neunoc_m64_nowait", "neunoc_m64_ejany",
-                                "neunoc_m64_first"],
-                 "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_vclow", "neunoc_b64_ejany", "neunoc_b64_ring0",
-                                "neunoc_b64_wait", "neunoc_b64_first"]}
-CHOICE_DEFAULT = {"InjWait": 0}   # neunoc.v defaults of the CHOICES that are not 1
+                                "neunoc_m64_nohold", "neunoc_m64_vclow", "neunoc_m64_ejany", "neunoc_m64_prio0",
+                                "neunoc_m64_prio2", "neunoc_m64_first"],
+                 "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_vclow", "neunoc_b64_ejany", "neunoc_b64_prio0",
+                                "neunoc_b64_prio1", "neunoc_b64_ring0", "neunoc_b64_first"]}
+CHOICE_DEFAULT = {"SaPrio": 2}   # neunoc.v defaults of the CHOICES that are not 1
 
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
@@ -723,8 +723,9 @@ def load_markdown(load, png):
     md.append("### Router ablation\n")
     md.append("Uniform random traffic, the same sweep and windows, on builds with one router choice of the "
               "redesign turned back to the first design's (`rtl/neunoc/block.toml`, harnesses `*_va1`, "
-              "`*_empty`, `*_nospec`, `*_sep`, `*_nohold`, `*_vclow`, `*_nowait`, `*_ejany`, `*_ring0`) and "
-              "with all of them (`*_first`), and Neu-NoC with the plain meshes' injection rule (`*_wait`). "
+              "`*_empty`, `*_nospec`, `*_sep`, `*_nohold`, `*_vclow`, `*_ejany`, `*_prio0`, `*_ring0`) and "
+              "with all of them (`*_first`), and each network with the other's port priority (`m64_prio2`: "
+              "the local port first; `b64_prio1`: through traffic first). "
               "Change: saturation by latency / accepted throughput above the bound against the build with "
               "every choice on. The parameters (1 = the redesign):\n")
     md += ["- `%s = 0`: %s" % c for c in CHOICES]

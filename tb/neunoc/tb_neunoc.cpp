@@ -587,14 +587,17 @@ int run_hold(const TbArgs &a) {
   return e.sc.finish();
 }
 
-// Injection against through traffic (docs/neunoc.md, "Switch allocation"): PE 0 of router 0
-// streams 40 packets back to back to router 2, filling router 1's east output; in the middle of
-// the stream PE 0 of router 1 sends one packet the same way. In every build it is not starved:
-// it arrives before the stream ends, within the switch allocator's bound (InjWait cycles, then
-// at most NP x V packets ahead of it once it competes as an equal, nnoc_sa_greedy) plus one
-// packet. (With InjWait > 0 through traffic goes first only among non-speculative requests: a
-// stream's next head reaches router 1 just as the previous tail leaves and asks speculatively,
-// so here the waiting local packet takes the port at the first packet boundary in every build.)
+// Input-port priority against starvation (docs/neunoc.md, "Switch allocation"). Phase 1: PE 0
+// of router 0 streams 40 packets back to back to router 2, filling router 1's east output from
+// its west input; 60 cycles in, PE 0 of router 1 sends one packet the same way (from router 1's
+// local input). Phase 2 swaps the roles: router 1's PE streams, router 0's PE sends one packet
+// through router 1. In every build the single packet is not starved: it arrives before the
+// stream ends, within the switch allocator's bound over its zero-load latency (SaPrioWait
+// cycles when its input port has the lower priority, SaPrio; then at most NP x V packets ahead
+// of it once it competes as an equal, nnoc_sa_greedy; plus the packet in progress).
+// (Priority orders non-speculative requests only: a stream's next head reaches router 1 just as
+// the previous tail leaves and asks speculatively, so the waiting packet usually takes the port
+// at the first packet boundary whatever the priority.)
 int run_inject(const TbArgs &a) {
   Directed d(a, "neunoc inject");
   Env &e = d.e;
@@ -605,35 +608,43 @@ int run_inject(const TbArgs &a) {
     return 2;
   }
   const int len = 5, nstream = 40, dr = 2, np = 5;
-  const uint32_t local_pe = TB_K > 1 ? 2u : 1u;   // a PE of router 2 other than the stream's
   nnoc_pkt_t *p = new nnoc_pkt_t;
-  uint64_t t0 = e.sim.cycle;
-  long last_stream = -1;
-  for (int i = 0; i < nstream; i++) {
-    pkt_init(*p, t0, pe_of(0, 0));
+  for (int phase = 1; phase <= 2; phase++) {
+    const int stream_r = phase == 1 ? 0 : 1, single_r = 1 - stream_r;
+    // the single packet's input port at router 1: local (phase 1) or west (phase 2)
+    const bool low = TB_SaGreedy && ((phase == 1 && TB_SaPrio == 1) || (phase == 2 && TB_SaPrio == 2));
+    uint64_t t0 = e.sim.cycle;
+    long last_stream = -1;
+    for (int i = 0; i < nstream; i++) {
+      pkt_init(*p, t0, pe_of(stream_r, 0));
+      nnoc_mask_set(p->dst_mesh, dr, 1);
+      p->dst_pe = 1u;
+      fill_words(*p, len, 0);
+      last_stream = e.add(*p);
+    }
+    const uint64_t t1 = t0 + 60;   // the stream fills router 1's east output by then
+    pkt_init(*p, t1, pe_of(single_r, 0));
     nnoc_mask_set(p->dst_mesh, dr, 1);
-    p->dst_pe = 1u;
+    p->dst_pe = TB_K > 1 ? 2u : 1u;   // a PE of router 2 other than the stream's (K > 1)
     fill_words(*p, len, 0);
-    last_stream = e.add(*p);
+    long id = e.add(*p);
+    if (!e.drain(100000)) {
+      e.sc.expect(false, "every packet delivered", static_cast<uint64_t>(nstream + 1));
+      break;
+    }
+    long zero = analytic_latency(0, TB_K > 1 ? 1 : 0, hops(single_r, dr), len);
+    long extra = static_cast<long>(e.pkts[id].t_done - t1) - zero;
+    long bound = (low ? TB_SaPrioWait : 0) + static_cast<long>(np * TB_V + 1) * (len + 1);
+    std::printf("noc: inject phase %d (%s packet against a %s stream) extra=%ld cycles over zero-load "
+                "%ld, bound %ld (SaPrio %d, SaGreedy %d)\n", phase, phase == 1 ? "local" : "through",
+                phase == 1 ? "through" : "local", extra, zero, bound, TB_SaPrio, TB_SaGreedy);
+    e.sc.expect(e.pkts[id].t_done < e.pkts[last_stream].t_done,
+                "the single packet arrives before the stream ends (not starved)", static_cast<uint64_t>(phase));
+    e.sc.expect(extra <= bound, "the single packet's wait is within the allocator's bound",
+                static_cast<uint64_t>(extra));
+    for (int k = 0; k < 8; k++) e.step();  // credits back: the next phase starts on an idle network
   }
-  const uint64_t t1 = t0 + 60;   // the stream fills router 1's east output by then
-  pkt_init(*p, t1, pe_of(1, 0));
-  nnoc_mask_set(p->dst_mesh, dr, 1);
-  p->dst_pe = local_pe;
-  fill_words(*p, len, 0);
-  long id = e.add(*p);
   delete p;
-  if (!e.drain(100000)) e.sc.expect(false, "every packet delivered", static_cast<uint64_t>(nstream + 1));
-  long zero = analytic_latency(0, TB_K > 1 ? 1 : 0, hops(1, dr), len);
-  long extra = static_cast<long>(e.pkts[id].t_done - t1) - zero;
-  long bound = TB_InjWait + static_cast<long>(np * TB_V + 1) * (len + 1);
-  std::printf("noc: inject extra=%ld cycles over zero-load %ld, bound %ld (InjWait %d, SaGreedy %d)\n",
-              extra, zero, bound, TB_InjWait, TB_SaGreedy);
-  e.sc.expect(e.pkts[id].t_done < e.pkts[last_stream].t_done,
-              "the local packet arrives before the through stream ends (not starved)",
-              static_cast<uint64_t>(extra));
-  e.sc.expect(extra <= bound, "the local packet's wait is within the allocator's bound",
-              static_cast<uint64_t>(extra));
   e.final_checks();
   e.report("inject");
   return e.sc.finish();

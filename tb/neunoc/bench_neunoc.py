@@ -78,6 +78,8 @@ FINE_FROM = 30           # the fine grid starts at 60% of the bound (or lower wh
 OVER = [55, 65]          # 110% and 130% of the bound: accepted throughput
 FINE_BATCH = 3           # fine points above the last coarse point below the knee, run per batch
 SAT_FACTOR = 3.0         # saturation (latency definition): mean latency reaches 3x zero-load
+SPREAD_SEEDS = [2, 3, 4]   # more traffic seeds for the two uniform sweeps' saturation (seed 1: the sweep)
+SPREAD_STEPS = 3           # ... grid points run either side of the sweep's crossing
 ZERO_LOAD_RATE, ZERO_LOAD_CYCLES = 0.0005, 20000   # ~640 packets, almost never two in flight at once
 # Router choices of the redesign (block.toml harness parameters; default 1 = the new design).
 CHOICES = [("VaPerPort", "one VC allocation per router per cycle (not per output port)"),
@@ -273,11 +275,13 @@ def nn_traffic(bench, k, rate, multicast, tag, dense=False, scheme="nn"):
     return path, summary(out, "nnoc_traffic: summary ")
 
 
-def synth_traffic(path, pattern, k, cols, rows, rate, cycles):
-    """A synthetic traffic file (nnoc_traffic --pattern ...), LOAD_LEN-word unicast packets."""
-    rc, out = run("%s --pattern %s --k %d --cols %d --rows %d --rate %s --len %d --cycles %d%s -o %s" % (
+def synth_traffic(path, pattern, k, cols, rows, rate, cycles, seed=None):
+    """A synthetic traffic file (nnoc_traffic --pattern ...), LOAD_LEN-word unicast packets; seed None:
+    the generator's default seed (1)."""
+    rc, out = run("%s --pattern %s --k %d --cols %d --rows %d --rate %s --len %d --cycles %d%s%s -o %s" % (
         TRAFFIC, pattern, k, cols, rows, rate, LOAD_LEN, cycles,
-        " --hotspot-frac %g" % HOTSPOT_FRAC if pattern == "hotspot" else "", path))
+        " --hotspot-frac %g" % HOTSPOT_FRAC if pattern == "hotspot" else "",
+        "" if seed is None else " --seed %d" % seed, path))
     if rc != 0:
         die("nnoc_traffic %s: %s" % (pattern, out.strip()))
     return path
@@ -377,11 +381,11 @@ def senders(pattern, k, cols, rows):
 
 
 # ---------------------------------------------------------------- load sweeps
-def load_point(build, pattern, rate, cycles, warmup, measure):
+def load_point(build, pattern, rate, cycles, warmup, measure, seed=None):
     """One run of a synthetic pattern at a rate (string, packets per sending PE per cycle)."""
     k, cols, rows = net_shape(build)
-    path = "%s/%s_%s_%s_%d.nnt" % (WORK, build, pattern, rate, cycles)
-    synth_traffic(path, pattern, k, cols, rows, rate, cycles)
+    path = "%s/%s_%s_%s_%d_s%s.nnt" % (WORK, build, pattern, rate, cycles, seed)
+    synth_traffic(path, pattern, k, cols, rows, rate, cycles, seed)
     res = sim(build, path, warmup, measure)
     os.remove(path)
     return res
@@ -474,6 +478,28 @@ def sweep(pool, build, pattern):
             "runs": len(pts) + 1, "checks": sum(p["checks"] for p in pts.values()) + z["checks"]}
 
 
+def seed_spread(pool, s):
+    """Saturation (latency definition) of a uniform sweep under the traffic generator's seeds
+    SPREAD_SEEDS: the grid points around the sweep's crossing (SPREAD_STEPS grid steps either side)
+    with each seed, the crossing of the same threshold interpolated the same way. Returns
+    [(seed, saturation or None)], the sweep's own (seed 1) first."""
+    b, bound = s["build"], s["bound"]
+    if s["sat"] is None:
+        return []
+    j0 = int(s["sat"] / (GRID * bound))
+    js = range(max(1, j0 - SPREAD_STEPS + 1), j0 + SPREAD_STEPS + 1)
+    rate = lambda j: "%.5g" % (j * GRID * bound)  # noqa: E731
+    futs = {(seed, j): pool.submit(load_point, b, "uniform", rate(j), WARMUP + MEASURE, WARMUP, MEASURE, seed)
+            for seed in SPREAD_SEEDS for j in js}
+    out = [(1, s["sat"])]
+    for seed in SPREAD_SEEDS:
+        pts = [{"rate": float(rate(j)), "lat": futs[(seed, j)].result()["win"]["m_lat"]} for j in js]
+        below = pts[0]["lat"] < s["thr"]
+        out.append((seed, crossing(s["zero"], pts, s["thr"]) if below else None))
+        s["checks"] += sum(futs[(seed, j)].result()["checks"] for j in js)
+    return out
+
+
 def load_sweeps():
     """Every (network, pattern) sweep and every ablation build's uniform sweep, in parallel: sweeps
     are threads, their runs share one pool of JOBS workers. Returns {(harness, pattern): sweep}."""
@@ -491,6 +517,13 @@ def load_sweeps():
                 key[0], key[1], s["zero"], "-" if s["sat"] is None else "%.4f" % s["sat"],
                 "-" if s["sat"] is None else "%.0f%%" % (100 * s["sat"] / s["bound"]), s["bound"],
                 s["acc"]["accepted"]), flush=True)
+        for b in NETS.values():
+            s = out[(b, "uniform")]
+            s["seeds"] = seed_spread(pool, s)
+            s["runs"] += len(SPREAD_SEEDS) * 2 * SPREAD_STEPS
+            print("bench-neunoc: %-18s uniform   saturation by traffic seed: %s" % (b, ", ".join(
+                "%d: %s" % (sd, "-" if v is None else "%.1f%%" % (100 * v / s["bound"])) for sd, v in s["seeds"])),
+                flush=True)
     return out
 
 
@@ -685,6 +718,20 @@ def load_markdown(load, png):
     md.append("")
     um, ub = load[(m64, "uniform")], load[(b64, "uniform")]
     notes = []
+    spread = []
+    for label, b in NETS.items():
+        sd = [(k, v) for k, v in load[(b, "uniform")].get("seeds", []) if v is not None]
+        if len(sd) > 1:
+            v = [100.0 * x / load[(b, "uniform")]["bound"] for _, x in sd]
+            spread.append("%s %s (mean %.1f%%, %.1f%% to %.1f%%)" % (
+                label, ", ".join("seed %d %.1f%%" % (k, x) for (k, _), x in zip(sd, v)), sum(v) / len(v),
+                min(v), max(v)))
+    if spread:
+        notes.append(
+            "**Seed spread.** The sweeps above use the traffic generator's seed 1. Near the knee one seed's "
+            "latency is noisy, so the uniform sweeps' %d grid points around the crossing were also run with "
+            "seeds %s (same threshold, same interpolation); saturation by the latency definition, as a share "
+            "of the bound: %s." % (2 * SPREAD_STEPS, ", ".join(str(x) for x in SPREAD_SEEDS), "; ".join(spread)))
     if um["sat"] and ub["sat"]:
         notes.append(
             "Under uniform random traffic Neu-NoC saturates at %.0f%% of the mesh's load (latency definition): "

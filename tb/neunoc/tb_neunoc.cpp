@@ -478,13 +478,25 @@ int run_traffic(const TbArgs &a, const char *path) {
 }
 
 // ---------------------------------------------------------------- directed tests
-// Sends one packet at a time (sinks always ready, no gaps) and returns its latency from the
-// head's injection to the tail's delivery at PE `dst` (the first destination).
+// The environment of a directed test; steady: sources without valid gaps, sinks always ready
+// (otherwise the +gap and +stall of the command line).
 struct Directed {
   TbArgs a;
   Env e;
-  explicit Directed(const TbArgs &args, const char *name) : a(args), e(args, 5000000, name) {}
+  Directed(const TbArgs &args, const char *name, bool steady) : a(args), e(args, 5000000, name) {
+    if (steady) {
+      e.gap.pct = 0;
+      e.sinks_ready_always = true;
+    }
+  }
 };
+
+// A directed test that needs `cols` mesh columns or more: false (and one line) on a narrower build.
+bool has_cols(int cols, const char *test) {
+  if (TB_Cols >= cols) return true;
+  std::fprintf(stderr, "noc: +test=%s needs %d columns or more\n", test, cols);
+  return false;
+}
 
 int pe_of(int r, int pos) { return r * TB_K + pos; }
 int router_xy(int x, int y) { return y * TB_Cols + x; }
@@ -503,10 +515,8 @@ long analytic_latency(int src_pos, int dst_pos, int h, int words) {
 
 // single flit, long packets, every turn, zero-load latency
 int run_latency(const TbArgs &a) {
-  Directed d(a, "neunoc latency");
+  Directed d(a, "neunoc latency", true);
   Env &e = d.e;
-  e.gap.pct = 0;
-  e.sinks_ready_always = true;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   long lengths[] = {0, 1, 2, 5, 3L * TB_Depth + 3};
   for (int s = 0; s < g_nr; s++) {
@@ -545,14 +555,9 @@ int run_latency(const TbArgs &a) {
 // keeps the port to its tail and arrives at its zero-load latency; flit by flit (the other
 // builds) the two packets alternate on the port and the first is slowed too.
 int run_hold(const TbArgs &a) {
-  Directed d(a, "neunoc hold");
+  Directed d(a, "neunoc hold", true);
   Env &e = d.e;
-  e.gap.pct = 0;
-  e.sinks_ready_always = true;
-  if (TB_Cols < 2) {
-    std::fprintf(stderr, "noc: +test=hold needs two columns or more\n");
-    return 2;
-  }
+  if (!has_cols(2, "hold")) return 2;
   const int len = 3 * TB_Depth + 3, dr = TB_Cols - 1;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   long id[2];
@@ -599,14 +604,9 @@ int run_hold(const TbArgs &a) {
 // the previous tail leaves and asks speculatively, so the waiting packet usually takes the port
 // at the first packet boundary whatever the priority.)
 int run_inject(const TbArgs &a) {
-  Directed d(a, "neunoc inject");
+  Directed d(a, "neunoc inject", true);
   Env &e = d.e;
-  e.gap.pct = 0;
-  e.sinks_ready_always = true;
-  if (TB_Cols < 3) {
-    std::fprintf(stderr, "noc: +test=inject needs three columns or more\n");
-    return 2;
-  }
+  if (!has_cols(3, "inject")) return 2;
   const int len = 5, nstream = 40, dr = 2, np = 5;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   for (int phase = 1; phase <= 2; phase++) {
@@ -657,7 +657,7 @@ int run_multicast(const TbArgs &a) {
                          "one destination router per packet)\n");
     return 2;
   }
-  Directed d(a, "neunoc multicast");
+  Directed d(a, "neunoc multicast", false);
   Env &e = d.e;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   uint32_t all_pe = (TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1);
@@ -691,10 +691,8 @@ int run_multicast(const TbArgs &a) {
 
 // zero runs at the start, at the end (zero tail), longer than the counter, and packing counts
 int run_zeros(const TbArgs &a) {
-  Directed d(a, "neunoc zeros");
+  Directed d(a, "neunoc zeros", true);
   Env &e = d.e;
-  e.sinks_ready_always = true;
-  e.gap.pct = 0;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   const int cntmax = (1 << TB_CntW) - 1;
   std::vector<std::vector<uint32_t>> cases = {
@@ -735,7 +733,7 @@ int run_zeros(const TbArgs &a) {
 // VC exhaustion and credit return: many sources flood one PE whose sink stops for a long time,
 // then resumes; afterwards a second wave must pass through the same VCs.
 int run_vc_full(const TbArgs &a) {
-  Directed d(a, "neunoc vc_full");
+  Directed d(a, "neunoc vc_full", false);
   Env &e = d.e;
   e.gap.pct = 0;
   nnoc_pkt_t *p = new nnoc_pkt_t;
@@ -768,10 +766,8 @@ int run_vc_full(const TbArgs &a) {
 // through. RingFair = 1: every PE gets an equal share of the send channel, so all finish
 // within a round of one packet per PE of each other.
 int run_ring(const TbArgs &a) {
-  Directed d(a, "neunoc ring");
+  Directed d(a, "neunoc ring", true);
   Env &e = d.e;
-  e.gap.pct = 0;
-  e.sinks_ready_always = true;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   for (int k = 0; k < 20; k++) {
     for (int pos = 0; pos < TB_K; pos++) {
@@ -810,10 +806,8 @@ int run_ring(const TbArgs &a) {
 
 // Malformed PE streams: each is repaired or dropped with err_pe_o, and good packets still pass.
 int run_guard(const TbArgs &a) {
-  Directed d(a, "neunoc guard");
+  Directed d(a, "neunoc guard", true);
   Env &e = d.e;
-  e.gap.pct = 0;
-  e.sinks_ready_always = true;
   Vneunoc *t = e.sim.top;
   nnoc_pkt_t *p = new nnoc_pkt_t;
   int src = 0;

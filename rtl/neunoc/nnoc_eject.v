@@ -12,8 +12,10 @@
 //            is then drained to the tail while the other VCs keep filling and are held back by
 //            credits. Credits return one cycle after a flit leaves its FIFO.
 //
-//            Each VC holds one packet at a time (the router allocates empty VCs only), so the
-//            front of a VC that is not being streamed is always a head.
+//            The packets of one VC arrive one after another, each to its tail before the next
+//            head (the router gives a VC to a new packet only once the previous tail has left),
+//            so the front of a VC that is not being streamed is always a head, and that packet
+//            is whole exactly when the VC holds a last flit.
 //
 // Parameters:
 //   V, Depth, FlitW, SingleBit   as nnoc_mesh_router (V >= 1, Depth >= 1, SingleBit 0 .. FlitW-3)

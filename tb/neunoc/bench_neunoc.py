@@ -44,6 +44,7 @@ import tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import results  # noqa: E402  (harness output, area.tsv)
+import blocks  # noqa: E402  (the RTL's parameter defaults)
 BUILD = os.environ.get("BUILD", "build")
 JOBS = int(os.environ.get("JOBS", "2"))
 ONLY = os.environ.get("NEUNOC_ONLY", "")
@@ -98,7 +99,6 @@ ABLATION_BASE = {"neunoc_m64": ["neunoc_m64_va1", "neunoc_m64_empty", "neunoc_m6
                                 "neunoc_m64_prio2", "neunoc_m64_first"],
                  "neunoc_b64": ["neunoc_b64_nohold", "neunoc_b64_vclow", "neunoc_b64_ejany", "neunoc_b64_prio0",
                                 "neunoc_b64_prio1", "neunoc_b64_ring0", "neunoc_b64_first"]}
-CHOICE_DEFAULT = {"SaPrio": 2}   # neunoc.v defaults of the CHOICES that are not 1
 
 NN_RUNS = {              # benchmark: (Neu-NoC build, mesh build), the mapper's sizes (Table 10)
     "mnist_mlp_1": ("neunoc_b3x3", "neunoc_m6x6"),
@@ -177,6 +177,7 @@ def harness_params():
 
 
 PARAMS = harness_params()
+RTL_DEFAULTS = blocks.rtl_param_defaults("rtl/neunoc/neunoc.v")   # the router choices' defaults
 
 
 def net_shape(build):
@@ -644,7 +645,7 @@ def choices_changed(build):
     """'Choice = value' for each router choice a harness sets differently from its network's
     redesigned build (the ABLATION_BASE key it belongs to)."""
     base = next((b for b, abl in ABLATION_BASE.items() if build in abl), build)
-    val = lambda b, c: int(PARAMS[b].get(c, CHOICE_DEFAULT.get(c, 1)))  # noqa: E731
+    val = lambda b, c: int(PARAMS[b].get(c, RTL_DEFAULTS[c]))  # noqa: E731
     return ["%s = %d" % (c, val(build, c)) for c, _ in CHOICES if val(build, c) != val(base, c)]
 
 

@@ -369,6 +369,16 @@ void fill_words(nnoc_pkt_t &p, int n, int zero_pct) {
   }
 }
 
+// Queues a packet created at cycle t from PE src to the PEs dst_pe (bit mask) of router dst_r,
+// with n words (zero_pct as fill_words); returns its index in e.pkts.
+long add_packet(Env &e, nnoc_pkt_t &p, uint64_t t, int src, int dst_r, uint32_t dst_pe, int n, int zero_pct) {
+  pkt_init(p, t, src);
+  nnoc_mask_set(p.dst_mesh, dst_r, 1);
+  p.dst_pe = dst_pe;
+  fill_words(p, n, zero_pct);
+  return e.add(p);
+}
+
 int rand_router() { return static_cast<int>(tb_rand_range(0, g_nr - 1)); }
 uint32_t rand_pe_mask() {
   uint32_t m = 0;
@@ -523,11 +533,7 @@ int run_latency(const TbArgs &a) {
     for (int dr = 0; dr < g_nr; dr++) {
       for (long len : lengths) {
         int sp = static_cast<int>(tb_rand_range(0, TB_K - 1)), dp = static_cast<int>(tb_rand_range(0, TB_K - 1));
-        pkt_init(*p, e.sim.cycle, pe_of(s, sp));
-        nnoc_mask_set(p->dst_mesh, dr, 1);
-        p->dst_pe = 1u << dp;
-        fill_words(*p, static_cast<int>(len), 0);
-        long id = e.add(*p);
+        long id = add_packet(e, *p, e.sim.cycle, pe_of(s, sp), dr, 1u << dp, static_cast<int>(len), 0);
         uint64_t t0 = e.sim.cycle;
         if (!e.drain(10000)) {
           e.sc.expect(false, "single packet delivered", static_cast<uint64_t>(id));
@@ -565,11 +571,7 @@ int run_hold(const TbArgs &a) {
   uint64_t t0 = e.sim.cycle;
   for (int i = 0; i < 2; i++) {
     int sr = 1 - i;   // router 1 first
-    pkt_init(*p, t0, pe_of(sr, 0));
-    nnoc_mask_set(p->dst_mesh, dr, 1);
-    p->dst_pe = 1u;
-    fill_words(*p, len, 0);
-    id[i] = e.add(*p);
+    id[i] = add_packet(e, *p, t0, pe_of(sr, 0), dr, 1u, len, 0);
     exp[i] = analytic_latency(0, 0, hops(sr, dr), len);
   }
   delete p;
@@ -615,19 +617,10 @@ int run_inject(const TbArgs &a) {
     const bool low = TB_SaGreedy && ((phase == 1 && TB_SaPrio == 1) || (phase == 2 && TB_SaPrio == 2));
     uint64_t t0 = e.sim.cycle;
     long last_stream = -1;
-    for (int i = 0; i < nstream; i++) {
-      pkt_init(*p, t0, pe_of(stream_r, 0));
-      nnoc_mask_set(p->dst_mesh, dr, 1);
-      p->dst_pe = 1u;
-      fill_words(*p, len, 0);
-      last_stream = e.add(*p);
-    }
+    for (int i = 0; i < nstream; i++) last_stream = add_packet(e, *p, t0, pe_of(stream_r, 0), dr, 1u, len, 0);
     const uint64_t t1 = t0 + 60;   // the stream fills router 1's east output by then
-    pkt_init(*p, t1, pe_of(single_r, 0));
-    nnoc_mask_set(p->dst_mesh, dr, 1);
-    p->dst_pe = TB_K > 1 ? 2u : 1u;   // a PE of router 2 other than the stream's (K > 1)
-    fill_words(*p, len, 0);
-    long id = e.add(*p);
+    // to a PE of router 2 other than the stream's (K > 1)
+    long id = add_packet(e, *p, t1, pe_of(single_r, 0), dr, TB_K > 1 ? 2u : 1u, len, 0);
     if (!e.drain(100000)) {
       e.sc.expect(false, "every packet delivered", static_cast<uint64_t>(nstream + 1));
       break;
@@ -771,11 +764,7 @@ int run_ring(const TbArgs &a) {
   nnoc_pkt_t *p = new nnoc_pkt_t;
   for (int k = 0; k < 20; k++) {
     for (int pos = 0; pos < TB_K; pos++) {
-      pkt_init(*p, e.sim.cycle, pe_of(0, pos));
-      nnoc_mask_set(p->dst_mesh, g_nr - 1, 1);
-      p->dst_pe = (TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1);
-      fill_words(*p, 4, 0);
-      e.add(*p);
+      add_packet(e, *p, e.sim.cycle, pe_of(0, pos), g_nr - 1, (TB_K >= 32) ? 0xffffffffu : ((1u << TB_K) - 1), 4, 0);
     }
   }
   std::vector<uint64_t> t_done(TB_K, 0);

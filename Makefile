@@ -82,6 +82,15 @@ $(BUILD)/sw/%: sw/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	@$(CC) $(CSTD) -O2 $< $(filter %.a,$^) -lm -o $@
+# ... and each again under ASan/UBSan in $(BUILD)/sw-san, linked with the sanitized models: the
+# regression runs every test's tools from there (tests/run_tests.py --san-tools), the benches
+# and `make` the optimized ones.
+TOOLS_SAN = $(patsubst $(BUILD)/sw/%,$(BUILD)/sw-san/%,$(TOOLS))
+$(BUILD)/sw-san/%: sw/%.c $(MODEL_SAN_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC $@ (ASan/UBSan)"
+	@$(CC) $(CSTD) -O1 -g $(SAN) -MMD -MP $< $(MODEL_SAN_LIB) -lm -o $@
+-include $(wildcard $(BUILD)/sw-san/*/*.d)
 
 # ---------------------------------------------------------------- Verilator harnesses
 TB_LIB     := tb/common/tb_lib.cpp tb/common/tb_lib.h
@@ -110,21 +119,32 @@ HARNESS_CFLAGS = -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include -I$(CURDIR)/sw
 OBJCACHE_CMD = $${OBJCACHE-$$(command -v ccache 2>/dev/null)}
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
-$(BUILD)/tb/_runtime/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
-	@mkdir -p $(BUILD)/tb/_runtime
-	@echo "  CXX harness run-time library"
-	@$(VERILATOR) $(filter-out --build,$(VFLAGS)) --top-module cc_skid_buffer -y rtl/common -Mdir $(BUILD)/tb/_runtime \
+# $(call RUNTIME_RULE,dir,flags-filtered-out,objects): the shared run-time objects, built once
+# in $(BUILD)/tb/<dir> from a small model with the same Verilator flags as the harnesses.
+define RUNTIME_RULE
+$(BUILD)/tb/$(1)/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
+	@mkdir -p $(BUILD)/tb/$(1)
+	@echo "  CXX harness run-time library ($(1))"
+	@$(VERILATOR) $(filter-out --build $(2),$(VFLAGS)) --top-module cc_skid_buffer -y rtl/common -Mdir $(BUILD)/tb/$(1) \
 	  -CFLAGS "$(HARNESS_CFLAGS)" rtl/common/cc_skid_buffer.v $(CURDIR)/tb/common/tb_lib.cpp \
-	  > $(BUILD)/tb/_runtime/build.log 2>&1 \
-	  && $(MAKE) -s -C $(BUILD)/tb/_runtime -f Vcc_skid_buffer.mk OBJCACHE="$(OBJCACHE_CMD)" $(HARNESS_RT_OBJS) >> $(BUILD)/tb/_runtime/build.log 2>&1 \
-	  || { tail -30 $(BUILD)/tb/_runtime/build.log; exit 1; }
-	@touch $@
+	  > $(BUILD)/tb/$(1)/build.log 2>&1 \
+	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f Vcc_skid_buffer.mk OBJCACHE="$$(OBJCACHE_CMD)" $(3) >> $(BUILD)/tb/$(1)/build.log 2>&1 \
+	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
+	@touch $$@
+endef
+# With waveform support (the regression's harnesses) and without (the benchmark networks and
+# other harnesses with trace = false, which also use Verilator's DPI library): the second saves
+# the same 10-15 s per bench harness, 31 of them in the Neu-NoC bench (their -D flags differ
+# per harness, so ccache could not share these objects between them).
+HARNESS_RT_OBJS_NT := verilated.o verilated_threads.o verilated_dpi.o tb_lib.o
+$(eval $(call RUNTIME_RULE,_runtime,,$(HARNESS_RT_OBJS)))
+$(eval $(call RUNTIME_RULE,_runtime_nt,--trace-fst,$(HARNESS_RT_OBJS_NT)))
 
 # $(call HARNESS_RULE,name,top,harness.cpp,verilator flags,dependencies,block,trace-or-empty,top-file)
 # Builds $(BUILD)/tb/<name>/<name> from the harness's block description; it depends on the
 # block's own RTL, the shared cells, the block's model library and its harness sources only.
-# Without 'trace' (benchmark-only networks) it is built without waveform support and compiles
-# its own run-time objects (the shared ones are built for tracing). A top-file (hierarchical
+# Without 'trace' (benchmark-only networks) it is built without waveform support and copies
+# the run-time objects built without it ($(BUILD)/tb/_runtime_nt). A top-file (hierarchical
 # bench harnesses, 'hier' in block.toml) replaces the block's top source: a generated copy with
 # the harness's parameters as defaults (scripts/blocks.py, hier_files). The build's wall time
 # goes to $(BUILD)/tb/<name>/build_seconds (the Neu-NoC bench reports it per network size).
@@ -132,7 +152,7 @@ $(BUILD)/tb/_runtime/stamp: $(TB_LIB) rtl/common/cc_skid_buffer.v
 # OPT_FAST=-O2 instead of Verilator's -Os: on the Neu-NoC 10 x 10 mesh and 4 x 4 ring networks
 # the runs took 13-15% less time, and the C++ compile took as long.
 define HARNESS_RULE
-$(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(if $(7),$(BUILD)/tb/_runtime/stamp)
+$(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(if $(7),$(BUILD)/tb/_runtime/stamp,$(BUILD)/tb/_runtime_nt/stamp)
 	@mkdir -p $(BUILD)/tb/$(1)
 	@echo "  VERILATE $(1)$(if $(7),, (no tracing))"
 	@date +%s > $(BUILD)/tb/$(1)/build_start
@@ -140,7 +160,7 @@ $(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(i
 	  -CFLAGS "$(HARNESS_CFLAGS)" \
 	  -LDFLAGS "$$(abspath $$(MODEL_LIB_$(6))) -lm -lz" \
 	  $(if $(8),$(8),$$(sort $$(filter %/$(2).v,$$(RTL_$(6)) $$(RTL_common)))) $(CURDIR)/$(3) $(CURDIR)/tb/common/tb_lib.cpp > $(BUILD)/tb/$(1)/build.log 2>&1 \
-	  $(if $(7),&& cp $(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)) $(BUILD)/tb/$(1)/) \
+	  && cp $(if $(7),$(addprefix $(BUILD)/tb/_runtime/,$(HARNESS_RT_OBJS)),$(addprefix $(BUILD)/tb/_runtime_nt/,$(HARNESS_RT_OBJS_NT))) $(BUILD)/tb/$(1)/ \
 	  && $(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk OBJCACHE="$$(OBJCACHE_CMD)" $(if $(7),,OPT_FAST=-O2) >> $(BUILD)/tb/$(1)/build.log 2>&1 \
 	  || { tail -30 $(BUILD)/tb/$(1)/build.log; exit 1; }
 	@echo $$$$(( $$$$(date +%s) - $$$$(cat $(BUILD)/tb/$(1)/build_start) )) > $(BUILD)/tb/$(1)/build_seconds
@@ -182,18 +202,18 @@ fpga: fpga-tools
 # ---------------------------------------------------------------- regression
 .PHONY: build-tests test
 build-tests: tools
-	@$(MAKE) -s --no-print-directory -j$(JOBS) $(MODEL_LIBS) $(MODEL_SAN_LIB) $(CTESTS) $(TOOLS) harnesses
+	@$(MAKE) -s --no-print-directory -j$(JOBS) $(MODEL_LIBS) $(MODEL_SAN_LIB) $(CTESTS) $(TOOLS) $(TOOLS_SAN) harnesses
 
 # Project lists (those no block claims: lint, synth, structure) first: they hold the longest
 # entries (the Yosys check of every module), which then overlap with the blocks' runs.
 PROJECT_LISTS = $(filter-out $(LISTS),$(wildcard tests/*.list))
 test: build-tests
-	@python3 tests/run_tests.py --jobs $(JOBS) $(PROJECT_LISTS) $(LISTS)
+	@python3 tests/run_tests.py --jobs $(JOBS) --san-tools $(BUILD)/sw-san $(PROJECT_LISTS) $(LISTS)
 
 # test-<block> (from blocks.mk) runs the block's lists and builds only what they need; any
 # other group of the lists' first column (lint, synth, structure) runs with test-<group>.
 test-%: build-tests
-	@python3 tests/run_tests.py --jobs $(JOBS) --block $* tests/*.list
+	@python3 tests/run_tests.py --jobs $(JOBS) --san-tools $(BUILD)/sw-san --block $* tests/*.list
 
 # ---------------------------------------------------------------- main job and sims
 .PHONY: all

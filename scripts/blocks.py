@@ -26,7 +26,7 @@ TOP_KEYS = {"name", "title", "kind", "prefix", "top", "rtl", "docs", "lists", "s
 HARNESS_KEYS = {"top", "cpp", "params", "verilog", "cflags", "deps", "trace", "bench", "fusesoc",
                 "hier"}
 WORKLOAD_KEYS = {"title", "make", "harness", "run", "match", "cycles", "metric", "area"}
-BENCH_KEYS = {"script", "outputs", "alias"}
+BENCH_KEYS = {"script", "outputs", "alias", "test_harnesses"}
 AXI_KEYS = {"title", "make", "harness", "run"}
 KINDS = ("block", "shared")
 
@@ -405,7 +405,11 @@ def make_fragment(blocks, build=None):
             w("BENCH_BLOCKS += %s" % n)
             # the bench harnesses build JOBS at a time (Verilator's own steps are one-threaded)
             w("bench-%s:" % n)
-            w("\t@$(MAKE) -s --no-print-directory -j$(JOBS) build-%s $(BENCH_BINS_%s)" % (n, n))
+            # test_harnesses = false: the bench runs only its own harnesses and the tools, so a
+            # cold tree builds neither the regression's harnesses nor the C unit tests first
+            pre = ("build-%s" % n) if b.bench.get("test_harnesses", True) else \
+                "$(TOOLS_common) $(TOOLS_%s)" % n
+            w("\t@$(MAKE) -s --no-print-directory -j$(JOBS) %s $(BENCH_BINS_%s)" % (pre, n))
             w("\t@mkdir -p $(BUILD)/bench")
             w("\t@scripts/install_tools.sh bench")
             w("\t@python3 %s" % b.bench["script"])

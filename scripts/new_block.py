@@ -232,7 +232,7 @@ static bool read_words(const char *path, std::vector<uint64_t> *w) {{
 
 int main(int argc, char **argv) {{
   TbArgs a;
-  tb_init(argc, argv, "tb_{name}", 100000, &a);
+  tb_init(argc, argv, "tb_{name}", 100000, &a, {{{{"workload", "=<file>: words to send (default: +n random)"}}}});
   {name}_cfg_t cfg;
   if ({name}_cfg_init(&cfg, TB_Width) != 0) return 2;
   std::vector<uint64_t> words;

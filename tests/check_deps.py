@@ -56,7 +56,8 @@ def main():
             if not check(pre is not None, "%s: make has no rule" % target):
                 continue
             allowed = set(h.verilog + h.deps + [h.cpp])
-            own = {"%s/tb/%s/flags.txt" % (BUILD, h.name), "%s/tb/_runtime/stamp" % BUILD, lib}
+            own = {"%s/tb/%s/flags.txt" % (BUILD, h.name), "%s/tb/_runtime/stamp" % BUILD,
+                   "%s/tb/_runtime_nt/stamp" % BUILD, lib}
             bad = [p for p in pre if p not in allowed and p not in own and p not in hdrs
                    and not any(p.startswith(d) for d in ok_dirs | {os.path.dirname(h.cpp) + "/"})]
             check(not bad, "%s (%s) depends on %s" % (target, b.name, " ".join(bad[:5])))

@@ -5,6 +5,9 @@ A list file has one test per line:  <block> <name> <shell command...>   ('#' sta
 A test passes when its command exits 0 and, if its last line is a harness result line
 'N passed, M failed', N > 0 and M == 0 (a run that checks nothing is a failure).
 LONG=1 in the environment multiplies every '+n=N' by 100 (the 10^7-transaction runs).
+--san-tools DIR runs the host tools from DIR (their ASan/UBSan builds, $BUILD/sw-san): every
+'build/sw/' in a command becomes 'DIR/', so a memory error or undefined behaviour in a tool fails
+the test that ran it.
 Logs go to $BUILD/logs/<name>.log.
 """
 import argparse
@@ -42,9 +45,11 @@ def scale(cmd):
     return cmd
 
 
-def run(test, logdir, timeout):
+def run(test, logdir, timeout, san_tools):
     name, cmd = test
     cmd = scale(cmd)
+    if san_tools:
+        cmd = cmd.replace("build/sw/", san_tools.rstrip("/") + "/")
     t0 = time.time()
     try:
         p = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -70,6 +75,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--block", default="")
     ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--san-tools", default="", help="run the host tools from this directory")
     a = ap.parse_args()
     tests = load(a.lists, a.block)
     if not tests:
@@ -80,7 +86,7 @@ def main():
     checks = 0
     t0 = time.time()
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(run, t, logdir, a.timeout) for t in tests]
+        futs = [ex.submit(run, t, logdir, a.timeout, a.san_tools) for t in tests]
         for fut in futs:
             name, ok, dt, res, lines = fut.result()
             m = RESULT.match(res)

@@ -292,13 +292,36 @@ static void test_read_tokens(void) {
   nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, NULL, why, sizeof why);
   CHECK(nt == -1 && ln == 5 && !strcmp(why, "line longer than 22 characters"),
         "line too long: %d %ld '%s'", nt, ln, why);
-  nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, NULL, why, sizeof why);
-  CHECK(nt == 1 && ln == 6 && !strcmp(tok[0], "nopqrstuvwxyz"), "rest of the long line: %d %ld", nt,
+  /* the long line is read to its end: the next line is line 6 */
+  nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, &pos, why, sizeof why);
+  CHECK(nt == 1 && ln == 6 && !strcmp(tok[0], "last"), "last line without a newline: %d %ld", nt,
         ln);
   nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, &pos, why, sizeof why);
-  CHECK(nt == 1 && ln == 7 && !strcmp(tok[0], "last"), "last line without a newline");
-  nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, &pos, why, sizeof why);
-  CHECK(nt == 0 && ln == 7, "end of file: %d %ld", nt, ln);
+  CHECK(nt == 0 && ln == 6, "end of file: %d %ld", nt, ln);
+  fclose(f);
+  /* NUL bytes: reported with their line and column, the line read to its end; a line of
+   * exactly size - 2 characters fits, one more does not; an empty last line ends the file */
+  f = tmpfile();
+  CHECK(f != NULL, "tmpfile");
+  if (!f) return;
+  static const char nul_text[] = "ab\0cd x\nok\n\0\n0123456789abcdefghijkl\n0123456789abcdefghijklm\n";
+  fwrite(nul_text, 1, sizeof nul_text - 1, f);
+  rewind(f);
+  ln = 0;
+  nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, NULL, why, sizeof why);
+  CHECK(nt == -1 && ln == 1 && !strcmp(why, "NUL byte in column 3"), "NUL: %d %ld '%s'", nt, ln, why);
+  nt = cutil_read_tokens(f, buf, sizeof buf, tok, 3, &ln, NULL, why, sizeof why);
+  CHECK(nt == 1 && ln == 2 && !strcmp(tok[0], "ok"), "line after a NUL: %d %ld", nt, ln);
+  nt = cutil_read_line(f, buf, sizeof buf, &ln, why, sizeof why);
+  CHECK(nt == -1 && ln == 3 && !strcmp(why, "NUL byte in column 1"), "lone NUL: %d %ld '%s'", nt, ln,
+        why);
+  nt = cutil_read_line(f, buf, sizeof buf, &ln, why, sizeof why);
+  CHECK(nt == 1 && ln == 4 && strlen(buf) == 22, "22 characters fit: %d %ld", nt, ln);
+  nt = cutil_read_line(f, buf, sizeof buf, &ln, why, sizeof why);
+  CHECK(nt == -1 && ln == 5 && !strcmp(why, "line longer than 22 characters"), "23: %d %ld '%s'", nt,
+        ln, why);
+  nt = cutil_read_line(f, buf, sizeof buf, &ln, why, sizeof why);
+  CHECK(nt == 0 && ln == 5, "end of file after a newline: %d %ld", nt, ln);
   fclose(f);
   /* a stream opened for writing only: reading it fails */
   char path[64];
@@ -340,7 +363,7 @@ static void test_seterr(void) {
 
 /* ================================================================ command-line helpers */
 
-typedef enum { DIE, OPT_LONG, OPT_DOUBLE } call_t;
+typedef enum { DIE, OPT_LONG, OPT_DOUBLE, OPT_U64 } call_t;
 
 /* Runs the call in a child with stderr captured: the exit status (or -1) and stderr text. */
 static int in_child(call_t c, const char *s, double lo, double hi, char *out, size_t outlen) {
@@ -356,6 +379,7 @@ static int in_child(call_t c, const char *s, double lo, double hi, char *out, si
     if (c == DIE) cutil_die("tool", "%s %d", s, 3);
     if (c == OPT_LONG) cutil_opt_long("tool", "--k", s, (long)lo, (long)hi);
     if (c == OPT_DOUBLE) cutil_opt_double("tool", "--r", s, lo, hi);
+    if (c == OPT_U64) cutil_opt_u64("tool", "--n", s, (uint64_t)lo, (uint64_t)hi);
     _exit(0);
   }
   close(fd[1]);
@@ -374,7 +398,7 @@ static void test_cli(void) {
     call_t c;
     const char *s;
     double lo, hi;
-    const char *want; /* stderr of the child, which must exit with status 1 */
+    const char *want; /* stderr of the child: exit status 1 (cutil_die), 2 (bad option) */
   } bad[] = {
       {DIE, "bad thing", 0, 0, "tool: bad thing 3\n"},
       {OPT_LONG, NULL, 0, 9, "tool: --k needs a value\n"},
@@ -401,9 +425,35 @@ static void test_cli(void) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char out[256];
     int rc = in_child(bad[i].c, bad[i].s, bad[i].lo, bad[i].hi, out, sizeof out);
-    CHECK(rc == 1 && !strcmp(out, bad[i].want), "'%s': exit %d, stderr '%s' (want '%s')",
+    CHECK(rc == (bad[i].c == DIE ? 1 : 2) && !strcmp(out, bad[i].want), "'%s': exit %d, stderr '%s' (want '%s')",
           bad[i].s ? bad[i].s : "NULL", rc, out, bad[i].want);
   }
+  /* cutil_opt_u64: bad input, exit status 2 */
+  static const struct {
+    const char *s;
+    double lo, hi;
+    const char *want;
+  } bad_u64[] = {
+      {NULL, 1, 9, "tool: --n needs a value (a number in 1..9)\n"},
+      {"", 1, 9, "tool: --n needs a value (a number in 1..9)\n"},
+      {"-1", 0, 9, "tool: --n: '-1' is not a number (expected 0..9, decimal or 0x hex)\n"},
+      {"0x", 0, 9, "tool: --n: '0x' is not a number (expected 0..9, decimal or 0x hex)\n"},
+      {"5 ", 0, 9, "tool: --n: '5 ' is not a number (expected 0..9, decimal or 0x hex)\n"},
+      {"4294967680", 1, 1048576, "tool: --n: 4294967680 out of range (expected 1..1048576)\n"},
+      {"99999999999999999999", 0, 9,
+       "tool: --n: '99999999999999999999' is not a number (expected 0..9, decimal or 0x hex)\n"},
+      {"0x10", 0, 9, "tool: --n: 0x10 out of range (expected 0..9)\n"},
+  };
+  for (size_t i = 0; i < sizeof bad_u64 / sizeof bad_u64[0]; i++) {
+    char out[256];
+    int rc = in_child(OPT_U64, bad_u64[i].s, bad_u64[i].lo, bad_u64[i].hi, out, sizeof out);
+    CHECK(rc == 2 && !strcmp(out, bad_u64[i].want), "u64 '%s': exit %d, stderr '%s' (want '%s')",
+          bad_u64[i].s ? bad_u64[i].s : "NULL", rc, out, bad_u64[i].want);
+  }
+  CHECK(cutil_opt_u64("tool", "--n", "010", 0, 99) == 10, "opt_u64 010 is decimal");
+  CHECK(cutil_opt_u64("tool", "--n", "0x1F", 0, 99) == 31, "opt_u64 hex");
+  CHECK(cutil_opt_u64("tool", "--n", "18446744073709551615", 0, UINT64_MAX) == UINT64_MAX,
+        "opt_u64 2^64 - 1");
   CHECK(cutil_opt_long("tool", "--k", "7", 0, 9) == 7, "opt_long 7");
   CHECK(cutil_opt_long("tool", "--k", "0009", 0, 9) == 9, "opt_long leading zeros");
   CHECK(cutil_opt_long("tool", "--k", "2000000000", 0, 2000000000L) == 2000000000L, "opt_long hi");

@@ -318,33 +318,34 @@ static void test_image_errors(void) {
   BAD("only comments", "# nothing\n\n   \n", "bad.img: ", "header");
   BAD("missing header", "root 1000\n1000 3\n", ":1:", "header");
   BAD("header after data", "# c\n1000 3\nnmmu-image 1\n", ":2:", "header");
-  BAD("version 2", "nmmu-image 2\nroot 1000\n", ":1:", "header");
-  BAD("header extra token", "nmmu-image 1 x\nroot 1000\n", ":1:", "header");
-  BAD("second header", "nmmu-image 1\nroot 1000\nnmmu-image 1\n", ":3:", "header");
-  BAD("missing root", "nmmu-image 1\n1000 3\n2000 4\n", "bad.img: ", "root");
-  BAD("duplicate root", "nmmu-image 1\nroot 1000\n1000 3\nroot 2000\n", ":4:", "root");
-  BAD("unaligned root", "nmmu-image 1\nroot 1008\n", ":2:", "aligned");
-  BAD("root past 2^52", "nmmu-image 1\nroot 10000000000000\n", ":2:", "2^52");
-  BAD("root without value", "nmmu-image 1\nroot\n", ":2:", "root");
-  BAD("bad hex address", "nmmu-image 1\nroot 1000\n10g0 3\n", ":3:", "hex");
-  BAD("bad hex value", "nmmu-image 1\nroot 1000\n1000 0x12z\n", ":3:", "hex");
-  BAD("bare 0x", "nmmu-image 1\nroot 1000\n0x 5\n", ":3:", "hex");
-  BAD("negative", "nmmu-image 1\nroot 1000\n-1000 5\n", ":3:", "hex");
-  BAD("value over 64 bits", "nmmu-image 1\nroot 1000\n1000 10000000000000000\n", ":3:", "hex");
-  BAD("one token", "nmmu-image 1\nroot 1000\n1000\n", ":3:", "hex");
-  BAD("three tokens", "nmmu-image 1\nroot 1000\n1000 1 2\n", ":3:", "hex");
-  BAD("unaligned address", "nmmu-image 1\nroot 1000\n1004 3\n", ":3:", "aligned");
-  BAD("address at 2^52", "nmmu-image 1\nroot 1000\n10000000000000 3\n", ":3:", "2^52");
-  BAD("duplicate address", "nmmu-image 1\nroot 1000\n1000 3\n2000 3\n0x1000 4\n", ":5:",
+  BAD("version 3", "nmmu-image 3\nroot 1000\n", ":1:", "header");
+  BAD("version 1 (no end line)", "nmmu-image 1\nroot 1000\n1000 3\n", ":1:", "version 1 has no 'end' line");
+  BAD("header extra token", "nmmu-image 2 x\nroot 1000\n", ":1:", "header");
+  BAD("second header", "nmmu-image 2\nroot 1000\nnmmu-image 1\n", ":3:", "header");
+  BAD("missing root", "nmmu-image 2\n1000 3\n2000 4\n", "bad.img: ", "root");
+  BAD("duplicate root", "nmmu-image 2\nroot 1000\n1000 3\nroot 2000\n", ":4:", "root");
+  BAD("unaligned root", "nmmu-image 2\nroot 1008\n", ":2:", "aligned");
+  BAD("root past 2^52", "nmmu-image 2\nroot 10000000000000\n", ":2:", "2^52");
+  BAD("root without value", "nmmu-image 2\nroot\n", ":2:", "root");
+  BAD("bad hex address", "nmmu-image 2\nroot 1000\n10g0 3\n", ":3:", "hex");
+  BAD("bad hex value", "nmmu-image 2\nroot 1000\n1000 0x12z\n", ":3:", "hex");
+  BAD("bare 0x", "nmmu-image 2\nroot 1000\n0x 5\n", ":3:", "hex");
+  BAD("negative", "nmmu-image 2\nroot 1000\n-1000 5\n", ":3:", "hex");
+  BAD("value over 64 bits", "nmmu-image 2\nroot 1000\n1000 10000000000000000\n", ":3:", "hex");
+  BAD("one token", "nmmu-image 2\nroot 1000\n1000\n", ":3:", "hex");
+  BAD("three tokens", "nmmu-image 2\nroot 1000\n1000 1 2\n", ":3:", "hex");
+  BAD("unaligned address", "nmmu-image 2\nroot 1000\n1004 3\n", ":3:", "aligned");
+  BAD("address at 2^52", "nmmu-image 2\nroot 1000\n10000000000000 3\n", ":3:", "2^52");
+  BAD("duplicate address", "nmmu-image 2\nroot 1000\n1000 3\n2000 3\n0x1000 4\n", ":5:",
       "duplicate");
-  BAD("duplicate address with value 0", "nmmu-image 1\nroot 1000\n1000 0\n1000 0\n", ":4:",
+  BAD("duplicate address with value 0", "nmmu-image 2\nroot 1000\n1000 0\n1000 0\n", ":4:",
       "duplicate");
-  BAD("garbage text", "nmmu-image 1\nroot 1000\nhello world\n", ":3:", "hex");
-  BAD("binary garbage", "nmmu-image 1\nroot 1000\n\x7f" "ELF\x02\x01\x00\x00\n", ":3:", "binary");
+  BAD("garbage text", "nmmu-image 2\nroot 1000\nhello world\n", ":3:", "hex");
+  BAD("binary garbage", "nmmu-image 2\nroot 1000\n\x7f" "ELF\x02\x01\x00\x00\n", ":3:", "binary");
   BAD("NUL in header line", "nmmu-image\0 1\n", ":1:", "binary");
   char longl[3000];
   memset(longl, '0', sizeof longl);
-  memcpy(longl, "nmmu-image 1\nroot 1000\n", 23);
+  memcpy(longl, "nmmu-image 2\nroot 1000\n", 23);
   longl[sizeof longl - 1] = '\n';
   bad_image("overlong line", longl, sizeof longl, ":3:", "long");
   char err[256] = "";
@@ -352,11 +353,32 @@ static void test_image_errors(void) {
             strstr(err, "no_such_file.img") && strstr(err, "cannot open"),
         "missing file refused: '%s'", err);
 
+  /* the end line: the word count and the checksum (neummu.h), computed here from the words */
+  const uint64_t sum = cutil_mix64(1 ^ cutil_mix64(0x2000)) + cutil_mix64(0x1000 ^ cutil_mix64(0xABCDEF)) +
+                       cutil_mix64(0x2008 ^ cutil_mix64(0x12)) + cutil_mix64(0x3000 ^ cutil_mix64(0));
+  const char body[] = "nmmu-image 2\nroot 2000\n1000 abcdef\n2008 12\n3000 0\n";
+  char img[512];
+  snprintf(img, sizeof img, "%send 3 %llx\n", body, (unsigned long long)sum);
+  BAD("truncated (no end line)", body, "bad.img: ", "truncated: no 'end' line after 5 lines (3 words read)");
+  snprintf(img, sizeof img, "%send 2 %llx\n", body, (unsigned long long)sum);
+  bad_image("end: wrong count", img, strlen(img), ":6:", "'end' counts 2 words, the image has 3");
+  snprintf(img, sizeof img, "%send 3 %llx\n", body, (unsigned long long)(sum + 1));
+  bad_image("end: wrong checksum", img, strlen(img), ":6:", "does not match the image");
+  snprintf(img, sizeof img, "nmmu-image 2\nroot 2000\n1000 abcdef\n2008 13\n3000 0\nend 3 %llx\n",
+           (unsigned long long)sum);
+  bad_image("end: a damaged word", img, strlen(img), ":6:", "does not match the image");
+  snprintf(img, sizeof img, "%send 3 %llx\n4000 1\n", body, (unsigned long long)sum);
+  bad_image("data after end", img, strlen(img), ":7:", "data after the 'end' line (line 6)");
+  BAD("end without fields", "nmmu-image 2\nroot 1000\nend\n", ":3:", "expected 'end <words> <hex checksum>'");
+
   /* accepted variants: comments, blanks, CRLF, tabs, 0x prefixes, upper case, no last newline */
-  const char ok[] = "# image\r\n\r\nnmmu-image 1 # header\r\n\troot\t0X2000\r\n"
-                    "0x1000 0xABCDEF\r\n 2008   12  # c\n00000000000000000000000003000 0";
+  char ok[512];
+  snprintf(ok, sizeof ok, "# image\r\n\r\nnmmu-image 2 # header\r\n\troot\t0X2000\r\n"
+                          "0x1000 0xABCDEF\r\n 2008   12  # c\n00000000000000000000000003000 0\n"
+                          "end 3 0X%llX",
+           (unsigned long long)sum);
   const char *p = tmp_path("test_neummu_ok.img");
-  write_file(p, ok, sizeof ok - 1);
+  write_file(p, ok, strlen(ok));
   nmmu_mem_t *m = nmmu_mem_load(p, err, sizeof err);
   CHECK(m != NULL, "variant image accepted: %s", err);
   if (m) {

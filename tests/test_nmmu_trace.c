@@ -40,26 +40,29 @@ static void check(int ok, const char *what) {
 
 static char g_tmp[512];
 
-static const char *write_tmp(const char *text) {
+/* A temporary file of len bytes of text (which may hold NUL bytes). */
+static const char *write_tmp_n(const char *text, size_t len) {
   const char *dirs[2] = {getenv("BUILD") ? getenv("BUILD") : "build", "/tmp"};
   for (int i = 0; i < 2; i++) {
     snprintf(g_tmp, sizeof g_tmp, "%s/test_nmmu_trace_%ld.txt", dirs[i], (long)getpid());
     FILE *f = fopen(g_tmp, "w");
     if (!f) continue;
-    fputs(text, f);
+    fwrite(text, 1, len, f);
     if (fclose(f) == 0) return g_tmp;
   }
   fprintf(stderr, "test_nmmu_trace: cannot write a temporary file\n");
   exit(1);
 }
 
+static const char *write_tmp(const char *text) { return write_tmp_n(text, strlen(text)); }
+
 #define HDR "nmmu-trace 1\npage 4k\nseg w 0x200000 2097152 4k ro\nseg a 0x600000 4096 4k rw\n"
 
 /* The trace must fail: either at open or with NMMU_EV_ERROR before the end.  The reason must
  * be one line and contain want (e.g. "line 7"). */
-static void expect_fail(const char *name, const char *text, const char *want) {
+static void expect_fail_n(const char *name, const char *text, size_t len, const char *want) {
   char what[640];
-  const char *path = write_tmp(text);
+  const char *path = write_tmp_n(text, len);
   nmmu_trace_reader_t r;
   nmmu_event_t ev;
   int failed = 0;
@@ -90,6 +93,10 @@ static void expect_fail(const char *name, const char *text, const char *want) {
   unlink(path);
 }
 
+static void expect_fail(const char *name, const char *text, const char *want) {
+  expect_fail_n(name, text, strlen(text), want);
+}
+
 static void test_good(void) {
   const char *text =
       "# a comment line\n"
@@ -107,7 +114,7 @@ static void test_good(void) {
       "\n"
       "tile 0\n"
       "layer fc_2 2.5\n"
-      "tile 18446744073709551615\n"
+      "tile 4294967295\n"
       "r 0xfffffffff000 1\n";
   const char *path = write_tmp(text);
   nmmu_trace_reader_t r;
@@ -138,7 +145,7 @@ static void test_good(void) {
       {NMMU_EV_XFER, "", 0, 0, 0x800ff0, 16, 1},
       {NMMU_EV_TILE, "", 0, 0, 0, 0, 0},
       {NMMU_EV_LAYER, "fc_2", 2.5, 0, 0, 0, 0},
-      {NMMU_EV_TILE, "", 0, UINT64_MAX, 0, 0, 0},
+      {NMMU_EV_TILE, "", 0, NMMU_MAX_TILE_CYCLES, 0, 0, 0},
       {NMMU_EV_XFER, "", 0, 0, 0xfffffffff000ull, 1, 0},
       {NMMU_EV_END, "", 0, 0, 0, 0, 0},
       {NMMU_EV_END, "", 0, 0, 0, 0, 0},
@@ -217,6 +224,8 @@ static void test_bad(void) {
   expect_fail("tile negative", HDR "layer l 1\ntile -5\n", "line 6");
   expect_fail("tile not a number", HDR "layer l 1\ntile 12abc\n", "line 6");
   expect_fail("tile overflow", HDR "layer l 1\ntile 18446744073709551616\n", "line 6");
+  expect_fail("tile 2^64 - 1", HDR "layer l 1\ntile 18446744073709551615\n", "line 6: bad compute cycles");
+  expect_fail("tile 2^32", HDR "layer l 1\ntile 4294967296\n", "line 6: bad compute cycles");
   expect_fail("tile missing", HDR "layer l 1\ntile\n", "line 6");
   expect_fail("scale zero", HDR "layer l 0\n", "line 5");
   expect_fail("scale negative", HDR "layer l -2\n", "line 5");
@@ -238,6 +247,9 @@ static void test_bad(void) {
   big[n++] = '\n';
   big[n] = 0;
   expect_fail("line too long", big, "line 7");
+  /* a NUL byte is an error of its line (it would silently cut the line short) */
+  static const char nul[] = HDR "layer l 1\ntile 1\nr 0x200000 64\0 junk\nr 0x200040 64\n";
+  expect_fail_n("NUL byte", nul, sizeof nul - 1, "line 7: NUL byte in column 14");
   /* an error late in a file reports its own line number */
   char lng[8192];
   n = snprintf(lng, sizeof lng, HDR "layer l 1\ntile 1\n");

@@ -117,24 +117,41 @@ int cutil_tokenize(char *s, char **tok, int max, int *more) {
   return n;
 }
 
+int cutil_read_line(FILE *f, char *buf, size_t size, long *line_no, char *why, size_t whylen) {
+  size_t n = 0;      /* characters kept in buf */
+  long col = 0;      /* characters of the line so far */
+  long nul_col = 0;  /* column of the first NUL byte (1-based), 0 none */
+  int c;
+  while ((c = getc(f)) != EOF && c != '\n') {
+    col++;
+    if (c == '\0' && !nul_col) nul_col = col;
+    if (n + 2 < size) buf[n++] = (char)c;
+  }
+  buf[n] = '\0';
+  if (c == EOF && ferror(f)) {
+    (*line_no)++;
+    cutil_seterr(why, whylen, "read error");
+    return -1;
+  }
+  if (c == EOF && col == 0) return 0;
+  (*line_no)++;
+  if (nul_col) {
+    cutil_seterr(why, whylen, "NUL byte in column %ld", nul_col);
+    return -1;
+  }
+  if ((size_t)col > size - 2) {
+    cutil_seterr(why, whylen, "line longer than %d characters", (int)size - 2);
+    return -1;
+  }
+  return 1;
+}
+
 int cutil_read_tokens(FILE *f, char *buf, size_t size, char **tok, int max, long *line_no,
                       long *pos, char *why, size_t whylen) {
   for (;;) {
     if (pos) *pos = ftell(f);
-    if (!fgets(buf, (int)size, f)) {
-      if (ferror(f)) {
-        (*line_no)++;
-        cutil_seterr(why, whylen, "read error");
-        return -1;
-      }
-      return 0;
-    }
-    (*line_no)++;
-    size_t n = strlen(buf);
-    if (n == size - 1 && buf[n - 1] != '\n') {
-      cutil_seterr(why, whylen, "line longer than %d characters", (int)size - 2);
-      return -1;
-    }
+    int r = cutil_read_line(f, buf, size, line_no, why, whylen);
+    if (r <= 0) return r;
     int more;
     int nt = cutil_tokenize(buf, tok, max, &more);
     if (more) {
@@ -192,24 +209,38 @@ void cutil_fail(const char *prog, const char *fmt, ...) {
 }
 
 long cutil_opt_long(const char *prog, const char *opt, const char *s, long lo, long hi) {
-  if (!s) cutil_die(prog, "%s needs a value", opt);
-  if (*s < '0' || *s > '9') cutil_die(prog, "%s: '%s' is not a decimal number", opt, s);
+  if (!s) cutil_fail(prog, "%s needs a value", opt);
+  if (*s < '0' || *s > '9') cutil_fail(prog, "%s: '%s' is not a decimal number", opt, s);
   errno = 0;
   char *end;
   long v = strtol(s, &end, 10);
-  if (*end || errno == ERANGE) cutil_die(prog, "%s: '%s' is not a decimal number", opt, s);
-  if (v < lo || v > hi) cutil_die(prog, "%s: %ld out of range %ld..%ld", opt, v, lo, hi);
+  if (*end || errno == ERANGE) cutil_fail(prog, "%s: '%s' is not a decimal number", opt, s);
+  if (v < lo || v > hi) cutil_fail(prog, "%s: %ld out of range %ld..%ld", opt, v, lo, hi);
+  return v;
+}
+
+uint64_t cutil_opt_u64(const char *prog, const char *opt, const char *s, uint64_t lo, uint64_t hi) {
+  if (!s || !*s)
+    cutil_fail(prog, "%s needs a value (a number in %llu..%llu)", opt, (unsigned long long)lo,
+               (unsigned long long)hi);
+  uint64_t v;
+  if (cutil_parse_num(s, &v) != 0)
+    cutil_fail(prog, "%s: '%s' is not a number (expected %llu..%llu, decimal or 0x hex)", opt, s,
+               (unsigned long long)lo, (unsigned long long)hi);
+  if (v < lo || v > hi)
+    cutil_fail(prog, "%s: %s out of range (expected %llu..%llu)", opt, s, (unsigned long long)lo,
+               (unsigned long long)hi);
   return v;
 }
 
 double cutil_opt_double(const char *prog, const char *opt, const char *s, double lo, double hi) {
-  if (!s) cutil_die(prog, "%s needs a value", opt);
-  if (!((*s >= '0' && *s <= '9') || *s == '.')) cutil_die(prog, "%s: '%s' is not a number", opt, s);
+  if (!s) cutil_fail(prog, "%s needs a value", opt);
+  if (!((*s >= '0' && *s <= '9') || *s == '.')) cutil_fail(prog, "%s: '%s' is not a number", opt, s);
   errno = 0;
   char *end;
   double v = strtod(s, &end);
-  if (*end || errno == ERANGE || v != v) cutil_die(prog, "%s: '%s' is not a number", opt, s);
-  if (v < lo || v > hi) cutil_die(prog, "%s: %g out of range %g..%g", opt, v, lo, hi);
+  if (*end || errno == ERANGE || v != v) cutil_fail(prog, "%s: '%s' is not a number", opt, s);
+  if (v < lo || v > hi) cutil_fail(prog, "%s: %g out of range %g..%g", opt, v, lo, hi);
   return v;
 }
 

@@ -39,13 +39,21 @@
  *                               (space, tab, CR, LF, VT, FF) into at most max tokens; returns
  *                               their number; *more (when more is not NULL) is set to 1 when
  *                               further tokens were left out, else 0
- *   cutil_read_tokens(f, buf, size, tok, max, line_no, pos, why, whylen)  reads lines of f
- *                               (fgets into buf of size bytes) until one holds a token and
- *                               tokenizes it: the token count (1..max); 0 at the end of the
- *                               file; -1 on an error with the reason in why: "read error",
- *                               "line longer than <size - 2> characters", "too many fields".
- *                               *line_no counts every line read (blank ones too); pos (may be
- *                               NULL) receives ftell() at the start of the returned line.
+ *   cutil_read_line(f, buf, size, line_no, why, whylen)  reads one line of f into buf (size
+ *                               >= 2 bytes) without its newline: 1 a line (also an empty one,
+ *                               or a last one without a newline); 0 the end of the file; -1 an
+ *                               error with the reason in why: "read error", "NUL byte in
+ *                               column <c>" (a NUL would silently cut the line short), "line
+ *                               longer than <size - 2> characters".  A bad line is read to
+ *                               its end, so the next call reads the next line and *line_no
+ *                               (+1 per line read) names the right line in every message.
+ *   cutil_read_tokens(f, buf, size, tok, max, line_no, pos, why, whylen)  reads lines
+ *                               (cutil_read_line) until one holds a token and tokenizes it:
+ *                               the token count (1..max); 0 at the end of the file; -1 on an
+ *                               error with the reason in why: cutil_read_line's, or "too many
+ *                               fields".  *line_no counts every line read (blank ones too);
+ *                               pos (may be NULL) receives ftell() at the start of the
+ *                               returned line.
  *
  * Error messages
  *   cutil_seterr(err, errlen, fmt, ...)   vsnprintf into the caller's buffer err of errlen bytes
@@ -61,12 +69,19 @@
  *   cutil_fail(prog, fmt, ...)  the same with exit status 2 (bad input)
  *   cutil_opt_long(prog, opt, s, lo, hi)    the value s of option opt as a decimal long in lo..hi
  *                               (digits only: no sign, blank, 0x prefix or trailing character),
- *                               or cutil_die with "<opt> needs a value" (s is NULL),
+ *                               or cutil_fail (exit status 2, bad input) with "<opt> needs a value" (s is NULL),
  *                               "<opt>: '<s>' is not a decimal number" (also on overflow) or
  *                               "<opt>: <v> out of range <lo>..<hi>" (%ld)
+ *   cutil_opt_u64(prog, opt, s, lo, hi)     the value s as a number in lo..hi: decimal, or hex
+ *                               with a 0x prefix (cutil_parse_num: no sign, blank or trailing
+ *                               character; 010 is ten), or cutil_fail (exit status 2) with
+ *                               "<opt> needs a value (a number in <lo>..<hi>)" (s NULL or
+ *                               empty), "<opt>: '<s>' is not a number (expected <lo>..<hi>,
+ *                               decimal or 0x hex)" (also on overflow) or "<opt>: <s> out of
+ *                               range (expected <lo>..<hi>)"
  *   cutil_opt_double(prog, opt, s, lo, hi)  the value s as a double in lo..hi (strtod; the first
  *                               character must be a digit or '.', so no sign, blank, inf or nan;
- *                               an exponent is accepted), or cutil_die with "<opt> needs a
+ *                               an exponent is accepted), or cutil_fail (exit status 2) with "<opt> needs a
  *                               value", "<opt>: '<s>' is not a number" (bad syntax, trailing
  *                               characters, ERANGE or NaN) or "<opt>: <v> out of range
  *                               <lo>..<hi>" (%g)
@@ -118,6 +133,7 @@ int cutil_parse_num(const char *s, uint64_t *out);
 
 /* ---- text lines ---- */
 int cutil_tokenize(char *s, char **tok, int max, int *more);
+int cutil_read_line(FILE *f, char *buf, size_t size, long *line_no, char *why, size_t whylen);
 int cutil_read_tokens(FILE *f, char *buf, size_t size, char **tok, int max, long *line_no,
                       long *pos, char *why, size_t whylen);
 
@@ -145,6 +161,7 @@ CUTIL_NORETURN void cutil_die(const char *prog, const char *fmt, ...) CUTIL_PRIN
 /* cutil_die with exit status 2: bad input (a tool's arguments or files) */
 CUTIL_NORETURN void cutil_fail(const char *prog, const char *fmt, ...) CUTIL_PRINTF(2, 3);
 long cutil_opt_long(const char *prog, const char *opt, const char *s, long lo, long hi);
+uint64_t cutil_opt_u64(const char *prog, const char *opt, const char *s, uint64_t lo, uint64_t hi);
 double cutil_opt_double(const char *prog, const char *opt, const char *s, double lo, double hi);
 /* Output file of a tool: "-" is stdout; otherwise opened for writing, or cutil_die "cannot write
  * <path>". cutil_close_out closes it (flushes stdout) and dies with "write error on <path>" (or

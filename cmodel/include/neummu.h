@@ -75,12 +75,17 @@ void nmmu_mem_foreach(const nmmu_mem_t *m, void (*fn)(void *ctx, uint64_t pa, ui
                       void *ctx);
 
 /* Image file (text, '#' starts a comment, blank lines ignored):
- *   nmmu-image 1                 first non-comment line
+ *   nmmu-image 2                 first non-comment line
  *   root <hex pa>                L4 table address, 4 KB aligned, exactly once
  *   <hex pa> <hex value>         one 8-byte word (pa 8-byte aligned, < 2^52), any number
+ *   end <words> <hex sum>        last line: the number of word lines and their checksum, so a
+ *                                truncated or damaged image is refused: sum (mod 2^64) over the
+ *                                root and every word of cutil_mix64(key ^ cutil_mix64(value)),
+ *                                key = pa for a word and 1 for the root (order-free)
  * Hex numbers may carry a 0x prefix.  Load returns NULL and writes a one-line reason (with the
  * line number) into err on any malformed line, unaligned or out-of-range address, duplicate
- * address, missing header or missing root. */
+ * address, missing header, root or end line, a count or checksum that does not match, or data
+ * after the end line.  Version 1 images (no end line) are refused: regenerate them. */
 nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen);
 /* Writes the image (words in ascending address order); 0 on success, -1 on I/O error. */
 int nmmu_mem_save(const nmmu_mem_t *m, const char *path);

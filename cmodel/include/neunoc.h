@@ -56,6 +56,7 @@ extern "C" {
 #define NNOC_MAX_ROUTERS 1024 /* Cols * Rows */
 #define NNOC_MAX_K 32
 #define NNOC_MAX_WORDS 4096 /* data words in one packet */
+#define NNOC_MAX_CYCLE ((1ull << 40) - 1) /* a traffic file's largest creation cycle */
 #define NNOC_MASK_WORDS (NNOC_MAX_ROUTERS / 32)
 /* 32-bit words of one flit (2 + PW <= 32 * NNOC_FLIT_WORDS); the layout of a Verilator
  * VlWide of the same width, word 0 = bits 31:0. */
@@ -157,7 +158,8 @@ int nnoc_xy_links(const nnoc_cfg_t *cfg, int a, int b, int *links, int max);
  *   nnoc-traffic 1                                     first non-comment line
  *   net <K> <Cols> <Rows>                              once, before any pkt
  *   pkt <t> <src> <dst_mesh hex> <dst_pe hex> <tag> <nwords> [<word hex> ...]
- * t: creation cycle (decimal, nondecreasing through the file); src: global PE id; dst_mesh: bit
+ * t: creation cycle (decimal, nondecreasing through the file, at most NNOC_MAX_CYCLE: 2^40 - 1,
+ * years of simulation); src: global PE id; dst_mesh: bit
  * string as a hex number of any length (bit r = router r); tag, nwords decimal; words hex.
  * The reader checks every field against the net line and the widths in cfg (data_w, tag_w). */
 typedef struct nnoc_traffic nnoc_traffic_t;
@@ -167,6 +169,12 @@ nnoc_traffic_t *nnoc_traffic_open(const char *path, nnoc_cfg_t *cfg, char *err, 
 /* Next packet: 1, 0 at the end, -1 on a malformed line (reason in err). */
 int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen);
 void nnoc_traffic_close(nnoc_traffic_t *t);
+/* The whole file read once (open, every packet, close), so that a harness reports a malformed
+ * line before it simulates rather than when it reaches it: 0 with the packet count and the last
+ * packet's cycle (0 for a file without packets), or -1 with the first error's reason in err.
+ * cfg as for nnoc_traffic_open. */
+int nnoc_traffic_scan(const char *path, nnoc_cfg_t *cfg, long *npkts, uint64_t *last_t, char *err,
+                      size_t errlen);
 /* Writer: the header, then one line per packet; 0 or -1 on I/O error. */
 int nnoc_traffic_write_header(FILE *f, const nnoc_cfg_t *cfg);
 int nnoc_traffic_write_pkt(FILE *f, const nnoc_cfg_t *cfg, const nnoc_pkt_t *p);

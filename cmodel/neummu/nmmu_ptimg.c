@@ -52,6 +52,9 @@ static int read_line(reader_t *r, char *line, const char **why) {
   return bad ? -1 : 1;
 }
 
+/* One term of the image checksum (neummu.h): key = pa of a word, 1 for the root. */
+static uint64_t sum_term(uint64_t key, uint64_t value) { return cutil_mix64(key ^ cutil_mix64(value)); }
+
 static nmmu_mem_t *load_fail(nmmu_mem_t *m, FILE *f, reader_t *r) {
   nmmu_mem_free(m);
   free(r);
@@ -73,8 +76,9 @@ nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen) {
   }
   r->f = f;
   char line[LINE_MAX_LEN + 1];
-  long ln = 0, root_line = 0;
+  long ln = 0, root_line = 0, end_line = 0;
   int header = 0;
+  uint64_t words = 0, sum = 0;
   for (;;) {
     const char *why = NULL;
     int rc = read_line(r, line, &why);
@@ -94,16 +98,46 @@ nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen) {
     if (nt == 0) continue;
     if (!header) {
       if (strcmp(tok[0], "nmmu-image") != 0) {
-        cutil_seterr(err, errlen, "%s:%ld: missing 'nmmu-image 1' header (found '%.40s')", path, ln,
+        cutil_seterr(err, errlen, "%s:%ld: missing 'nmmu-image 2' header (found '%.40s')", path, ln,
                      tok[0]);
         return load_fail(m, f, r);
       }
-      if (nt != 2 || more || strcmp(tok[1], "1") != 0) {
-        cutil_seterr(err, errlen, "%s:%ld: unsupported image header (expected 'nmmu-image 1')",
+      if (nt == 2 && !more && strcmp(tok[1], "1") == 0) {
+        cutil_seterr(err, errlen, "%s:%ld: image version 1 has no 'end' line to detect truncation "
+                     "(expected 'nmmu-image 2': regenerate it with nmmu_ptgen)", path, ln);
+        return load_fail(m, f, r);
+      }
+      if (nt != 2 || more || strcmp(tok[1], "2") != 0) {
+        cutil_seterr(err, errlen, "%s:%ld: unsupported image header (expected 'nmmu-image 2')",
                      path, ln);
         return load_fail(m, f, r);
       }
       header = 1;
+      continue;
+    }
+    if (end_line) {
+      cutil_seterr(err, errlen, "%s:%ld: data after the 'end' line (line %ld)", path, ln, end_line);
+      return load_fail(m, f, r);
+    }
+    if (!strcmp(tok[0], "end")) {
+      uint64_t n, s;
+      if (nt != 3 || more || cutil_parse_dec(tok[1], 0, UINT64_MAX, &n) != 0 ||
+          cutil_parse_hex(tok[2], UINT64_MAX, &s) < 0) {
+        cutil_seterr(err, errlen, "%s:%ld: expected 'end <words> <hex checksum>'", path, ln);
+        return load_fail(m, f, r);
+      }
+      if (n != words) {
+        cutil_seterr(err, errlen, "%s:%ld: 'end' counts %llu words, the image has %llu", path, ln,
+                     (unsigned long long)n, (unsigned long long)words);
+        return load_fail(m, f, r);
+      }
+      if (root_line) sum += sum_term(1, m->root);
+      if (s != sum) {
+        cutil_seterr(err, errlen, "%s:%ld: checksum 0x%llx does not match the image (0x%llx)", path,
+                     ln, (unsigned long long)s, (unsigned long long)sum);
+        return load_fail(m, f, r);
+      }
+      end_line = ln;
       continue;
     }
     if (!strcmp(tok[0], "nmmu-image")) {
@@ -158,13 +192,20 @@ nmmu_mem_t *nmmu_mem_load(const char *path, char *err, size_t errlen) {
       return load_fail(m, f, r);
     }
     nmmu_mem_set_val(m, s, val);
+    words++;
+    sum += sum_term(pa, val);
   }
   if (!header) {
-    cutil_seterr(err, errlen, "%s: missing 'nmmu-image 1' header (no data in %ld lines)", path, ln);
+    cutil_seterr(err, errlen, "%s: missing 'nmmu-image 2' header (no data in %ld lines)", path, ln);
     return load_fail(m, f, r);
   }
   if (!root_line) {
     cutil_seterr(err, errlen, "%s: missing 'root' line (%ld lines)", path, ln);
+    return load_fail(m, f, r);
+  }
+  if (!end_line) {
+    cutil_seterr(err, errlen, "%s: truncated: no 'end' line after %ld lines (%llu words read)", path,
+                 ln, (unsigned long long)words);
     return load_fail(m, f, r);
   }
   free(r);
@@ -191,9 +232,10 @@ int nmmu_mem_save_file(const nmmu_mem_t *m, FILE *f) {
     if (m->slots[i].key != EMPTY && m->slots[i].val) w[n++] = m->slots[i];
   qsort(w, n, sizeof(slot_t), cmp_slot);
   int bad = fprintf(f,
-                    "nmmu-image 1\n# NeuMMU physical memory image: %zu words (pa value)\n"
-                    "root 0x%llx\n",
+                    "nmmu-image 2\n# NeuMMU physical memory image: %zu words (pa value), then "
+                    "their count and checksum\nroot 0x%llx\n",
                     n, (unsigned long long)m->root) < 0;
+  uint64_t sum = sum_term(1, m->root);
   /* 13 + 1 + 16 + 1 characters a word, formatted by hand: images run to millions of words */
   enum { PER = 1024 };
   char buf[PER * 31];
@@ -204,9 +246,11 @@ int nmmu_mem_save_file(const nmmu_mem_t *m, FILE *f) {
       *p++ = ' ';
       p = put_hex(p, w[j].val, 16);
       *p++ = '\n';
+      sum += sum_term(w[j].key, w[j].val);
     }
     if (fwrite(buf, 1, (size_t)(p - buf), f) != (size_t)(p - buf)) bad = 1;
   }
+  if (!bad && fprintf(f, "end %zu 0x%016llx\n", n, (unsigned long long)sum) < 0) bad = 1;
   free(w);
   if (fflush(f) != 0 || ferror(f)) bad = 1;
   return bad ? -1 : 0;

@@ -18,8 +18,8 @@
  * Cases: every combination of a list of ~22 special operands of the format (+-0, +-min and
  * max subnormal, +-min normal, +-1, +-max normal, +-inf, qNaN, sNaN, 1+ulp, the half-ulp of
  * 1 and of the largest value, 1.5, 1-ulp/2, -3; conversions add the values that round at the
- * destination's ties, overflow and underflow boundaries), then -n random cases (default
- * 1000, seeded by -seed, default 1) biased toward special exponents, cancellation in
+ * destination's ties, overflow and underflow boundaries), then -n random cases (default 1000,
+ * at most 10^9, seeded by -seed, default 1) biased toward special exponents, cancellation in
  * add/sub/fma, and values near integers for conversions.
  * Bad arguments: a one-line message on stderr and exit status 2. */
 #include <errno.h>
@@ -117,13 +117,20 @@ static int parse_function(const char *s, job_t *j) {
   return 0;
 }
 
-static unsigned long long parse_count(const char *opt, const char *v) {
+/* The most random cases of one run (-n): about 30 GB of vector lines. */
+#define MAX_CASES 1000000000ull
+
+static unsigned long long parse_count(const char *opt, const char *v, unsigned long long max) {
   if (!v) usage_error("missing value for", opt);
   if (*v < '0' || *v > '9') usage_error("bad number", v);
   errno = 0;
   char *end;
   unsigned long long x = strtoull(v, &end, 10);
   if (errno || *end) usage_error("bad number", v);
+  if (x > max) {
+    fprintf(stderr, "fp_gen_vectors: %s %s: out of range (expected 0..%llu)\n", opt, v, max);
+    exit(2);
+  }
   return x;
 }
 
@@ -331,8 +338,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "-rmax")) j.rm = FP_RUP;
     else if (!strcmp(s, "-rnear_maxMag")) j.rm = FP_RMM;
     else if (!strcmp(s, "-exact") || !strcmp(s, "-tininessafter")) continue;
-    else if (!strcmp(s, "-seed")) seed = parse_count(s, i + 1 < argc ? argv[++i] : NULL);
-    else if (!strcmp(s, "-n")) n = parse_count(s, i + 1 < argc ? argv[++i] : NULL);
+    else if (!strcmp(s, "-seed")) seed = parse_count(s, i + 1 < argc ? argv[++i] : NULL, UINT64_MAX);
+    else if (!strcmp(s, "-n")) n = parse_count(s, i + 1 < argc ? argv[++i] : NULL, MAX_CASES);
     else usage_error("unknown option", s);
   }
   if (!func) usage_error("no function given", NULL);

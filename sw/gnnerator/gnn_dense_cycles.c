@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--df")) {
-      if (!v || (df = gnn_df_find(v)) < 0) cutil_die(kProg, "--df wants os, ws or is");
+      if (!v || (df = gnn_df_find(v)) < 0) cutil_fail(kProg, "--df wants os, ws or is");
       i++;
     } else if (!strcmp(argv[i], "--m")) m = cutil_opt_long(kProg, "--m", v, 1, 65535), i++;
     else if (!strcmp(argv[i], "--k")) k = cutil_opt_long(kProg, "--k", v, 1, 65535), i++;
@@ -49,14 +49,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--act")) {
       if (v && !strcmp(v, "none")) act = GNN_ACT_NONE;
       else if (v && !strcmp(v, "relu")) act = GNN_ACT_RELU;
-      else cutil_die(kProg, "--act wants none or relu");
+      else cutil_fail(kProg, "--act wants none or relu");
       i++;
-    } else cutil_die(kProg, "unknown argument '%s'", argv[i]);
+    } else cutil_fail(kProg, "unknown argument '%s'", argv[i]);
   }
-  if (df < 0 || !m || !k || !n) cutil_die(kProg, "give --df, --m, --k and --n");
+  if (df < 0 || !m || !k || !n) cutil_fail(kProg, "give --df, --m, --k and --n");
   gnn_cfg_t cfg;
   if (gnn_cfg_init(&cfg, (int)rows, (int)cols, (int)depth, (int)depth, (int)depth, (int)addr_w))
-    cutil_die(kProg, "bad configuration");
+    cutil_fail(kProg, "bad configuration");
   gnn_mm_params_t p;
   memset(&p, 0, sizeof p);
   p.df = (unsigned)df;
@@ -69,15 +69,15 @@ int main(int argc, char **argv) {
   p.b = mk;
   p.c = mk + kn;
   if (p.c + (uint64_t)m * (uint64_t)n > (1ull << addr_w))
-    cutil_die(kProg, "A, B and C do not fit in 2^%ld words of DRAM", addr_w);
+    cutil_fail(kProg, "A, B and C do not fit in 2^%ld words of DRAM", addr_w);
   gnn_prog_t prog;
   gnn_mm_plan_t plan;
   char err[256];
-  if (gnn_compile_matmul(&cfg, &p, &prog, &plan, err, sizeof err) != 0) cutil_die(kProg, "%s", err);
+  if (gnn_compile_matmul(&cfg, &p, &prog, &plan, err, sizeof err) != 0) cutil_fail(kProg, "%s", err);
   gnn_memtiming_t mt;
   mt.latency = (int)lat;
   gnn_cyc_stats_t st;
-  if (gnn_cycles(&cfg, &mt, prog.insn, prog.n, &st) != 0) cutil_die(kProg, "cycle model failed");
+  if (gnn_cycles(&cfg, &mt, prog.insn, prog.n, &st) != 0) cutil_fail(kProg, "cycle model failed");
   const uint64_t R = (uint64_t)rows, C = (uint64_t)cols;
   uint64_t formula;
   if (df == GNN_DF_OS) formula = cdiv((uint64_t)m, R) * cdiv((uint64_t)n, C) * ((uint64_t)k + R + C - 2);

@@ -23,7 +23,7 @@
  *   shard:     gnn_graph: n=N p=P push=0|1 S=S count_edges=C shards=K max_shard=M words=W
  *   alg3:      gnn_graph: n_shard=N step=1|2|3 S=S count_edges=C n_cap=A emax_usable=B n1=.. e1=..
  *              n2=.. e2=..
- * Bad arguments or files: one line "gnn_graph: <reason>" on stderr, exit status 1.
+ * Bad arguments or files: one line "gnn_graph: <reason>" on stderr, exit status 2.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,7 +36,7 @@
 static const char *const kProg = "gnn_graph";
 
 static void usage(void) {
-  cutil_die(kProg, "usage: gnn_graph gen|read|shard|alg3 [options] (see the comment at the top "
+  cutil_fail(kProg, "usage: gnn_graph gen|read|shard|alg3 [options] (see the comment at the top "
                    "of sw/gnnerator/gnn_graph.c)");
 }
 
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   const int is_gen = !strcmp(cmd, "gen"), is_read = !strcmp(cmd, "read");
   const int is_shard = !strcmp(cmd, "shard"), is_alg3 = !strcmp(cmd, "alg3");
   if (!is_gen && !is_read && !is_shard && !is_alg3)
-    cutil_die(kProg, "unknown command '%s' (gen, read, shard or alg3)", cmd);
+    cutil_fail(kProg, "unknown command '%s' (gen, read, shard or alg3)", cmd);
 
   const char *preset = NULL, *edges = NULL, *csr = NULL, *planetoid = NULL;
   const char *out = NULL, *csr_out = NULL;
@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
     int takes = 1;
     if (!strcmp(a, "--preset") || !strcmp(a, "--edges") || !strcmp(a, "--csr") ||
         !strcmp(a, "--planetoid") || !strcmp(a, "-o") || !strcmp(a, "--csr-out")) {
-      if (!v) cutil_die(kProg, "%s needs a value", a);
+      if (!v) cutil_fail(kProg, "%s needs a value", a);
       if (!strcmp(a, "--preset")) preset = v;
       else if (!strcmp(a, "--edges")) edges = v;
       else if (!strcmp(a, "--csr")) csr = v;
@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--paper")) {
       paper = 1, takes = 0;
     } else {
-      cutil_die(kProg, "unknown argument '%s'", a);
+      cutil_fail(kProg, "unknown argument '%s'", a);
     }
     i += takes;
   }
@@ -106,24 +106,24 @@ int main(int argc, char **argv) {
   /* the graph */
   const int n_gen = !!preset + (nv >= 0 || ne >= 0), n_file = !!edges + !!csr + !!planetoid;
   if (n_gen + n_file != 1)
-    cutil_die(kProg, "give one graph: --preset, --nv with --ne, --edges, --csr or --planetoid");
-  if (is_gen && !n_gen) cutil_die(kProg, "gen takes --preset or --nv with --ne");
-  if (is_read && !n_file) cutil_die(kProg, "read takes --edges, --csr or --planetoid");
-  if (n_gen && (nv < 0 || ne < 0) && !preset) cutil_die(kProg, "give --nv and --ne together");
-  if (drop && !planetoid) cutil_die(kProg, "--drop-missing applies to --planetoid only");
-  if (seed >= 0 && !n_gen) cutil_die(kProg, "--seed applies to generated graphs only");
+    cutil_fail(kProg, "give one graph: --preset, --nv with --ne, --edges, --csr or --planetoid");
+  if (is_gen && !n_gen) cutil_fail(kProg, "gen takes --preset or --nv with --ne");
+  if (is_read && !n_file) cutil_fail(kProg, "read takes --edges, --csr or --planetoid");
+  if (n_gen && (nv < 0 || ne < 0) && !preset) cutil_fail(kProg, "give --nv and --ne together");
+  if (drop && !planetoid) cutil_fail(kProg, "--drop-missing applies to --planetoid only");
+  if (seed >= 0 && !n_gen) cutil_fail(kProg, "--seed applies to generated graphs only");
   if ((out || csr_out) && !is_gen && !is_read)
-    cutil_die(kProg, "-o and --csr-out apply to gen and read only");
+    cutil_fail(kProg, "-o and --csr-out apply to gen and read only");
   if (!is_shard && !is_alg3 && (p >= 0 || push))
-    cutil_die(kProg, "--p and --push apply to shard and alg3 only");
-  if (!is_shard && n >= 0) cutil_die(kProg, "--n applies to shard only");
+    cutil_fail(kProg, "--p and --push apply to shard and alg3 only");
+  if (!is_shard && n >= 0) cutil_fail(kProg, "--n applies to shard only");
   if (!is_alg3 && (paper || block_d >= 0 || if_feat >= 0 || of_feat >= 0 || elem_bytes >= 0 ||
                    imem >= 0 || omem >= 0 || emax >= 0))
-    cutil_die(kProg, "--paper, --block-d, --if-feat, --of-feat, --elem-bytes, --imem, --omem "
+    cutil_fail(kProg, "--paper, --block-d, --if-feat, --of-feat, --elem-bytes, --imem, --omem "
                      "and --emax apply to alg3 only");
-  if (is_shard && (p < 0 || n < 0)) cutil_die(kProg, "shard needs --p and --n");
+  if (is_shard && (p < 0 || n < 0)) cutil_fail(kProg, "shard needs --p and --n");
   if (is_alg3 && !paper && (p < 0 || block_d < 0 || imem < 0 || omem < 0 || emax < 0))
-    cutil_die(kProg, "alg3 needs --paper or all of --p, --block-d, --imem, --omem and --emax");
+    cutil_fail(kProg, "alg3 needs --paper or all of --p, --block-d, --imem, --omem and --emax");
 
   gnn_graph_t g;
   char err[512];
@@ -132,7 +132,7 @@ int main(int argc, char **argv) {
     uint32_t pnv;
     uint64_t pne;
     if (gnn_graph_preset(preset, &pnv, &pne, NULL) != 0)
-      cutil_die(kProg, "--preset: '%s' is not cora, citeseer or pubmed", preset);
+      cutil_fail(kProg, "--preset: '%s' is not cora, citeseer or pubmed", preset);
     rc = gnn_graph_gen(&g, pnv, pne, seed < 0 ? 1u : (uint64_t)seed, err, sizeof err);
   } else if (n_gen) {
     rc = gnn_graph_gen(&g, (uint32_t)nv, (uint64_t)ne, seed < 0 ? 1u : (uint64_t)seed, err,
@@ -144,7 +144,7 @@ int main(int argc, char **argv) {
   } else {
     rc = gnn_graph_read_planetoid(&g, planetoid, drop, err, sizeof err);
   }
-  if (rc != 0) cutil_die(kProg, "%s", err);
+  if (rc != 0) cutil_fail(kProg, "%s", err);
   if (self_loops && gnn_graph_add_self_loops(&g) < 0) cutil_die(kProg, "out of memory");
 
   if (is_gen || is_read) {
@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
     prm.push = push;
     gnn_alg3_result_t res;
     uint32_t ns = gnn_graph_nodes_per_shard(&g, &prm, &res, err, sizeof err);
-    if (!ns) cutil_die(kProg, "%s", err);
+    if (!ns) cutil_fail(kProg, "%s", err);
     printf("gnn_graph: n_shard=%" PRIu32 " step=%d S=%" PRIu32 " count_edges=%" PRIu64
            " n_cap=%" PRIu64 " emax_usable=%" PRIu64 " n1=%" PRIu32 " e1=%" PRIu64
            " n2=%" PRIu32 " e2=%" PRIu64 "\n",

@@ -30,7 +30,7 @@
  * --summary prints one line:
  *   net=.. nv=.. edges=.. f=.. h=.. n_shard=.. S=.. shards=.. blocks=.. block_d=.. insns=..
  *   gruns=.. feat_rd_blocks=.. feat_wr_blocks=.. rd_words=.. wr_words=..
- * Bad arguments or files: one line "gnn_layer: <reason>" on stderr, exit status 1.
+ * Bad arguments or files: one line "gnn_layer: <reason>" on stderr, exit status 2.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--net") || !strcmp(a, "--preset") || !strcmp(a, "--edges") ||
         !strcmp(a, "--csr") || !strcmp(a, "--planetoid") || !strcmp(a, "--act") ||
         !strcmp(a, "--order") || !strcmp(a, "--dense-first") || !strcmp(a, "-o")) {
-      if (!v) cutil_die(kProg, "%s needs a value", a);
+      if (!v) cutil_fail(kProg, "%s needs a value", a);
       const char **dst = !strcmp(a, "--net") ? &net_s : !strcmp(a, "--preset") ? &preset
                          : !strcmp(a, "--edges") ? &edges : !strcmp(a, "--csr") ? &csr
                          : !strcmp(a, "--planetoid") ? &planetoid : !strcmp(a, "--act") ? &act_s
@@ -126,33 +126,33 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--drop-missing")) {
       drop_missing = 1, takes = 0;
     } else {
-      cutil_die(kProg, "unknown argument '%s'", a);
+      cutil_fail(kProg, "unknown argument '%s'", a);
     }
     i += takes;
   }
   gnn_layer_opts_t o;
   memset(&o, 0, sizeof o);
-  if (!net_s) cutil_die(kProg, "give --net gcn|sage|pool and a graph");
+  if (!net_s) cutil_fail(kProg, "give --net gcn|sage|pool and a graph");
   if (!strcmp(net_s, "gcn")) o.net = GNN_NET_GCN;
   else if (!strcmp(net_s, "sage")) o.net = GNN_NET_SAGE;
   else if (!strcmp(net_s, "pool")) o.net = GNN_NET_POOL;
-  else cutil_die(kProg, "--net: '%s' is not gcn, sage or pool", net_s);
+  else cutil_fail(kProg, "--net: '%s' is not gcn, sage or pool", net_s);
   if (!strcmp(act_s, "relu")) o.act = GNN_ACT_RELU;
-  else if (strcmp(act_s, "none")) cutil_die(kProg, "--act: '%s' is not none or relu", act_s);
+  else if (strcmp(act_s, "none")) cutil_fail(kProg, "--act: '%s' is not none or relu", act_s);
   if (!strcmp(order, "src")) o.src_stationary = 1;
-  else if (strcmp(order, "dst")) cutil_die(kProg, "--order: '%s' is not dst or src", order);
+  else if (strcmp(order, "dst")) cutil_fail(kProg, "--order: '%s' is not dst or src", order);
   if (!strcmp(df_s, "auto")) o.dense_first = -1;
   else if (!strcmp(df_s, "0") || !strcmp(df_s, "1")) o.dense_first = df_s[0] - '0';
-  else cutil_die(kProg, "--dense-first: '%s' is not auto, 0 or 1", df_s);
+  else cutil_fail(kProg, "--dense-first: '%s' is not auto, 0 or 1", df_s);
   o.push = push;
-  if (run && cycles) cutil_die(kProg, "--run excludes --cycles");
+  if (run && cycles) cutil_fail(kProg, "--run excludes --cycles");
   o.block_d = (unsigned)block_d;
   o.shard_n = (unsigned)shard_n;
   const int sources = !!preset + !!(nv || ne >= 0) + !!edges + !!csr + !!planetoid;
   if (sources != 1)
-    cutil_die(kProg, "give one graph: --preset, --nv with --ne, --edges, --csr or --planetoid");
-  if ((nv != 0) != (ne >= 0)) cutil_die(kProg, "give --nv and --ne together");
-  if (drop_missing && !planetoid) cutil_die(kProg, "--drop-missing applies to --planetoid only");
+    cutil_fail(kProg, "give one graph: --preset, --nv with --ne, --edges, --csr or --planetoid");
+  if ((nv != 0) != (ne >= 0)) cutil_fail(kProg, "give --nv and --ne together");
+  if (drop_missing && !planetoid) cutil_fail(kProg, "--drop-missing applies to --planetoid only");
 
   gnn_graph_t g;
   gnn_graph_init(&g);
@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
     uint32_t pv, pf;
     uint64_t pe;
     if (gnn_graph_preset(preset, &pv, &pe, &pf) != 0)
-      cutil_die(kProg, "--preset: '%s' is not cora, citeseer or pubmed", preset);
+      cutil_fail(kProg, "--preset: '%s' is not cora, citeseer or pubmed", preset);
     if (!f) f = (long)pf;
     rc = gnn_graph_gen(&g, pv, pe, (uint64_t)seed, err, sizeof err);
   } else if (nv) {
@@ -175,8 +175,8 @@ int main(int argc, char **argv) {
     rc = gnn_graph_read_planetoid(&g, planetoid, drop_missing, err, sizeof err);
     if (!rc && !f) f = (long)g.feat;
   }
-  if (rc != 0) cutil_die(kProg, "%s", err);
-  if (g.nv > 65535) cutil_die(kProg, "%u vertices: one layer takes at most 65535", g.nv);
+  if (rc != 0) cutil_fail(kProg, "%s", err);
+  if (g.nv > 65535) cutil_fail(kProg, "%u vertices: one layer takes at most 65535", g.nv);
   if (!f) f = 16;
   o.f = (unsigned)f;
   o.h = (unsigned)h;
@@ -187,10 +187,10 @@ int main(int argc, char **argv) {
     gnn_cfg_paper(&cfg);
   } else if (gnn_cfg_init(&cfg, (int)rows, (int)cols, (int)depth, (int)depth, (int)depth, 32) ||
              gnn_cfg_graph(&cfg, (int)gpes, (int)lanes, (int)edepth, (int)fdepth, (int)mdepth)) {
-    cutil_die(kProg, "invalid configuration (P and L powers of two, P <= max(R, C, L))");
+    cutil_fail(kProg, "invalid configuration (P and L powers of two, P <= max(R, C, L))");
   }
   if (sfus && gnn_cfg_sfus(&cfg, (int)sfus))
-    cutil_die(kProg, "--sfus %ld: the SFU pool has 1..P units (P = %d)", sfus, cfg.gpes);
+    cutil_fail(kProg, "--sfus %ld: the SFU pool has 1..P units (P = %d)", sfus, cfg.gpes);
   /* data: X (the file's features when it has F of them), W, Wp */
   const uint64_t N = g.nv, F = o.f, Hh = o.h, wrows = o.net == GNN_NET_GCN ? F : 2 * F;
   cutil_rng_t r = cutil_rng_seed(cutil_mix64((uint64_t)seed));
@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
   gnn_wl_t wl;
   gnn_layer_info_t info;
   if (gnn_compile_layer(&cfg, &g, &o, x, w, wp, &wl, &info, err, sizeof err) != 0)
-    cutil_die(kProg, "%s", err);
+    cutil_fail(kProg, "%s", err);
   /* the smallest address width that holds the layout (or the one asked for) */
   uint64_t end = 0;
   for (size_t i = 0; i < wl.n_mem; i++)
@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
   if (!paper) {
     /* the program does not depend on the width; every address it uses is below `end` */
     const int aw = addr_w ? (int)addr_w : (need > 16 ? need : 16);
-    if (need > aw) cutil_die(kProg, "the layer needs %" PRIu64 " words, more than 2^%d", end, aw);
+    if (need > aw) cutil_fail(kProg, "the layer needs %" PRIu64 " words, more than 2^%d", end, aw);
     cfg.addr_w = wl.cfg.addr_w = aw;
   }
   char line[768];
@@ -274,12 +274,12 @@ int main(int argc, char **argv) {
     if (!gex_len) cutil_die(kProg, "out of memory");
     gnn_grun_stats_t gs = {0, 0, 0, 0, 0, 0};
     if (gnn_model_gex_lengths(m, wl.prog.insn, wl.prog.n, 1, gex_len, &gs) != 0)
-      cutil_die(kProg, "a graph instruction has an error");
+      cutil_fail(kProg, "a graph instruction has an error");
     const uint64_t gex = gs.cycles, items = gs.items, stalls = gs.stalls, lock = gs.lock_stalls;
     const uint64_t sfus_st = gs.sfu_stalls;
     gnn_cyc_stats_t ts;
     if (gnn_prog_cycles(&cfg, &mt, wl.prog.insn, wl.prog.n, gex_len, &ts) != 0)
-      cutil_die(kProg, "the cycle model refused the program");
+      cutil_fail(kProg, "the cycle model refused the program");
     free(gex_len);
     gnn_prog_stats_t ps;
     gnn_prog_stats(&cfg, wl.prog.insn, wl.prog.n, &ps);
@@ -287,7 +287,7 @@ int main(int argc, char **argv) {
     gnn_cyc_stats_t cs;
     memset(&cs, 0, sizeof cs);
     if (dense.n && gnn_cycles(&cfg, &mt, dense.insn, dense.n, &cs) != 0)
-      cutil_die(kProg, "the dense cycle model refused the program");
+      cutil_fail(kProg, "the dense cycle model refused the program");
     const uint64_t graph = gex > gmem ? gex : gmem;
     printf("gnn_layer: cycles gex=%" PRIu64 " gmem=%" PRIu64 " graph=%" PRIu64 " dense=%" PRIu64
            " bound=%" PRIu64 " serial=%" PRIu64 " stalls=%" PRIu64 " lock_stalls=%" PRIu64

@@ -15,7 +15,7 @@
  *     Prints "check ok (bit-exact)" or "check ok (tolerance 1e-4)"; a mismatch is one line
  *     "gnn_run: check failed: C[i][j] = ..." on stderr and exit status 1.  Without a shape line
  *     (or one without operands) it prints "check skipped (...)".
- * A bad file or argument: one line on stderr ("gnn_run: <path>:<line>: <reason>"), exit 1.
+ * A bad file or argument: one line on stderr ("gnn_run: <path>:<line>: <reason>"), exit 2.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,15 +45,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--cycles")) cycles = 1;
     else if (!strcmp(a, "--lat"))
       lat = cutil_opt_long(kProg, a, i + 1 < argc ? argv[i + 1] : NULL, 1, 1000), i++;
-    else if (a[0] == '-' && a[1]) cutil_die(kProg, "unknown argument '%s'", a);
-    else if (path) cutil_die(kProg, "unexpected argument '%s' (one workload file)", a);
+    else if (a[0] == '-' && a[1]) cutil_fail(kProg, "unknown argument '%s'", a);
+    else if (path) cutil_fail(kProg, "unexpected argument '%s' (one workload file)", a);
     else path = a;
   }
-  if (!path) cutil_die(kProg, "usage: gnn_run [--verbose] [--check] [--cycles [--lat L]] WORKLOAD");
-  if (lat >= 0 && !cycles) cutil_die(kProg, "--lat applies to --cycles only");
+  if (!path) cutil_fail(kProg, "usage: gnn_run [--verbose] [--check] [--cycles [--lat L]] WORKLOAD");
+  if (lat >= 0 && !cycles) cutil_fail(kProg, "--lat applies to --cycles only");
   gnn_wl_t wl;
   char err[512];
-  if (gnn_wl_read(path, &wl, err, sizeof err) != 0) cutil_die(kProg, "%s", err);
+  if (gnn_wl_read(path, &wl, err, sizeof err) != 0) cutil_fail(kProg, "%s", err);
   gnn_model_t *m = gnn_wl_model(&wl);
   if (!m) cutil_die(kProg, "out of memory loading %s", path);
   const gnn_mm_params_t *s = &wl.shape;
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     gnn_memtiming_t mt = {lat < 0 ? 10 : (int)lat};
     gnn_cyc_stats_t st;
     if (gnn_cycles(&wl.cfg, &mt, wl.prog.insn, wl.prog.n, &st) != 0)
-      cutil_die(kProg, "the cycle model refused the program");
+      cutil_fail(kProg, "the cycle model refused the program");
     printf("cycles=%" PRIu64 " busy_ex=%" PRIu64 " rd_lines=%" PRIu64 " wr_lines=%" PRIu64 "\n",
            st.cycles, st.busy_ex, st.rd_lines, st.wr_lines);
   }

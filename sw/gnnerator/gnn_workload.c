@@ -20,7 +20,7 @@
  * stdout; --summary prints one line on stdout:
  *   df=<os|ws|is|random> m=M k=K n=N insns=N matmuls=N loads=N stores=N rd_words=N wr_words=N
  *   [tile=MtxKtxNt order=<loops> kchunks=N]
- * Bad arguments: one line "gnn_workload: <reason>" on stderr, exit status 1.  The output is a
+ * Bad arguments: one line "gnn_workload: <reason>" on stderr, exit status 2.  The output is a
  * function of the arguments only.
  */
 #include <inttypes.h>
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = 1;
     if (!strcmp(a, "--df")) {
-      if (!v) cutil_die(kProg, "--df needs a value");
+      if (!v) cutil_fail(kProg, "--df needs a value");
       df_s = v;
     } else if (!strcmp(a, "--m")) {
       m = cutil_opt_long(kProg, a, v, 1, 65535);
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--n")) {
       n = cutil_opt_long(kProg, a, v, 1, 65535);
     } else if (!strcmp(a, "--act")) {
-      if (!v) cutil_die(kProg, "--act needs a value");
+      if (!v) cutil_fail(kProg, "--act needs a value");
       act_s = v;
     } else if (!strcmp(a, "--acc")) {
       acc = 1, takes = 0;
@@ -99,37 +99,37 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--summary")) {
       summary = 1, takes = 0;
     } else if (!strcmp(a, "-o")) {
-      if (!v) cutil_die(kProg, "-o needs a value");
+      if (!v) cutil_fail(kProg, "-o needs a value");
       out = v;
     } else {
-      cutil_die(kProg, "unknown argument '%s'", a);
+      cutil_fail(kProg, "unknown argument '%s'", a);
     }
     i += takes;
   }
   const int is_random = random_n >= 0;
-  if (!is_random && !df_s) cutil_die(kProg, "give --df os|ws|is with --m, --k, --n, or --random N");
+  if (!is_random && !df_s) cutil_fail(kProg, "give --df os|ws|is with --m, --k, --n, or --random N");
   if (is_random && (df_s || m || k || n || act_s || acc || bias))
-    cutil_die(kProg, "--random excludes --df, --m, --k, --n, --act, --acc and --bias");
-  if (!is_random && bad >= 0) cutil_die(kProg, "--bad applies to --random only");
+    cutil_fail(kProg, "--random excludes --df, --m, --k, --n, --act, --acc and --bias");
+  if (!is_random && bad >= 0) cutil_fail(kProg, "--bad applies to --random only");
   int df = -1;
   unsigned act = GNN_ACT_NONE;
   if (!is_random) {
     df = gnn_df_find(df_s);
-    if (df < 0) cutil_die(kProg, "--df: '%s' is not os, ws or is", df_s);
-    if (!m || !k || !n) cutil_die(kProg, "--df needs --m, --k and --n");
+    if (df < 0) cutil_fail(kProg, "--df: '%s' is not os, ws or is", df_s);
+    if (!m || !k || !n) cutil_fail(kProg, "--df needs --m, --k and --n");
     if (act_s) {
       if (!strcmp(act_s, "relu")) act = GNN_ACT_RELU;
-      else if (strcmp(act_s, "none")) cutil_die(kProg, "--act: '%s' is not none or relu", act_s);
+      else if (strcmp(act_s, "none")) cutil_fail(kProg, "--act: '%s' is not none or relu", act_s);
     }
   }
   int ncfg = !!rows + !!cols + !!depth;
-  if (ncfg && ncfg < 3) cutil_die(kProg, "give --rows, --cols and --depth together");
-  if (ncfg && paper) cutil_die(kProg, "--paper excludes --rows, --cols and --depth");
+  if (ncfg && ncfg < 3) cutil_fail(kProg, "give --rows, --cols and --depth together");
+  if (ncfg && paper) cutil_fail(kProg, "--paper excludes --rows, --cols and --depth");
   gnn_cfg_t cfg;
   if (paper) gnn_cfg_paper(&cfg);
   else if (gnn_cfg_init(&cfg, ncfg ? (int)rows : 4, ncfg ? (int)cols : 4, ncfg ? (int)depth : 16,
                         ncfg ? (int)depth : 16, ncfg ? (int)depth : 16, 16) != 0)
-    cutil_die(kProg, "invalid cfg");
+    cutil_fail(kProg, "invalid cfg");
   const uint64_t lw = (uint64_t)cfg.lw;
 
   gnn_wl_t wl;
@@ -149,12 +149,12 @@ int main(int argc, char **argv) {
     int need = bits_for(end);
     if (!addr_w) addr_w = paper ? 32 : (need > 16 ? need : 16);
     if (need > addr_w)
-      cutil_die(kProg, "the layout needs %" PRIu64 " words, more than 2^%ld", end, addr_w);
+      cutil_fail(kProg, "the layout needs %" PRIu64 " words, more than 2^%ld", end, addr_w);
     cfg.addr_w = (int)addr_w;
-    if (gnn_wl_init(&wl, &cfg) != 0) cutil_die(kProg, "invalid cfg");
+    if (gnn_wl_init(&wl, &cfg) != 0) cutil_fail(kProg, "invalid cfg");
     gnn_mm_plan_t plan;
     if (gnn_compile_matmul(&cfg, &p, &wl.prog, &plan, err, sizeof err) != 0)
-      cutil_die(kProg, "%s", err);
+      cutil_fail(kProg, "%s", err);
     const unsigned sp = special < 0 ? 0u : (unsigned)special;
     cutil_rng_t r = cutil_rng_seed((uint64_t)seed);
     uint64_t most = M * K > K * N ? M * K : K * N;
@@ -213,14 +213,14 @@ int main(int argc, char **argv) {
     int need = bits_for(2 * words);
     if (!addr_w) addr_w = paper ? 32 : (need > 16 ? need : 16);
     if (need > addr_w)
-      cutil_die(kProg, "the random stream needs %" PRIu64 " words, more than 2^%ld", 2 * words,
+      cutil_fail(kProg, "the random stream needs %" PRIu64 " words, more than 2^%ld", 2 * words,
                 addr_w);
     cfg.addr_w = (int)addr_w;
-    if (gnn_wl_init(&wl, &cfg) != 0) cutil_die(kProg, "invalid cfg");
+    if (gnn_wl_init(&wl, &cfg) != 0) cutil_fail(kProg, "invalid cfg");
     const unsigned pb = bad < 0 ? 5u : (unsigned)bad, sp = special < 0 ? 5u : (unsigned)special;
     if (gnn_random_program(&cfg, (uint64_t)seed, (size_t)random_n, pb, &rg, &wl.prog, NULL, err,
                            sizeof err) != 0)
-      cutil_die(kProg, "%s", err);
+      cutil_fail(kProg, "%s", err);
     if (gnn_wl_add_random(&wl, 0, 2 * words, cutil_mix64((uint64_t)seed), sp) != 0)
       cutil_die(kProg, "out of memory");
     if (gnn_wl_add_check(&wl, rg.out_base, rg.out_words) != 0) cutil_die(kProg, "out of memory");

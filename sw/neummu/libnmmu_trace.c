@@ -204,8 +204,9 @@ int nmmu_trace_next(nmmu_trace_reader_t *r, nmmu_event_t *ev) {
       set_err(r, "tile before any layer");
       return ev->kind = NMMU_EV_ERROR;
     }
-    if (cutil_parse_dec(tok[1], 0, UINT64_MAX, &c) != 0) {
-      set_err(r, "bad compute cycles '%s'", tok[1]);
+    if (cutil_parse_dec(tok[1], 0, NMMU_MAX_TILE_CYCLES, &c) != 0) {
+      set_err(r, "bad compute cycles '%s' (decimal, at most %llu)", tok[1],
+              (unsigned long long)NMMU_MAX_TILE_CYCLES);
       return ev->kind = NMMU_EV_ERROR;
     }
     r->in_tile = 1;

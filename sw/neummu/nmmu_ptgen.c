@@ -20,7 +20,7 @@
  *
  * Prints one summary line on stderr.  Bad arguments, an unreadable or malformed layout, a
  * layout that fails its checks (overlap, alignment, holes) or does not fit below 2^52: one-line
- * error on stderr, exit status 1.
+ * error on stderr, exit status 2 (1: out of memory, or the image cannot be written).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,13 +41,12 @@ static void usage(FILE *f) {
 /* Reads the layout lines of f (named path for messages) into l; 0 or -1 (message printed). */
 static int read_layout(FILE *f, const char *path, nmmu_layout_t *l) {
   static const char *const ignored[] = {"nmmu-trace", "page", "tile", "r", "w"};
-  char line[4096];
+  char line[4096], why[64];
   long ln = 0;
-  while (fgets(line, sizeof line, f)) {
-    ln++;
-    size_t n = strlen(line);
-    if (n == sizeof line - 1 && line[n - 1] != '\n' && !feof(f)) {
-      fprintf(stderr, PROG ": %s:%ld: line too long\n", path, ln);
+  int got;
+  while ((got = cutil_read_line(f, line, sizeof line, &ln, why, sizeof why)) != 0) {
+    if (got < 0) {
+      fprintf(stderr, PROG ": %s:%ld: %s\n", path, ln, why);
       return -1;
     }
     char err[256];
@@ -69,10 +68,6 @@ static int read_layout(FILE *f, const char *path, nmmu_layout_t *l) {
               kw);
       return -1;
     }
-  }
-  if (ferror(f)) {
-    fprintf(stderr, PROG ": %s: read error\n", path);
-    return -1;
   }
   return 0;
 }
@@ -98,7 +93,7 @@ int main(int argc, char **argv) {
       if (!v && (!strcmp(a, "--seed") || !strcmp(a, "--pt-base") || !strcmp(a, "--data-base") ||
                  !strcmp(a, "--page"))) {
         fprintf(stderr, PROG ": %s needs a value\n", a);
-        return 1;
+        return 2;
       }
       if (!strcmp(a, "--seed")) {
         bad = cutil_parse_dec(v, 0, UINT64_MAX, &cfg.seed);
@@ -112,34 +107,34 @@ int main(int argc, char **argv) {
         else bad = 1;
       } else {
         fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-        return 1;
+        return 2;
       }
       if (bad) {
         fprintf(stderr, PROG ": bad value '%s' for %s\n", v, a);
-        return 1;
+        return 2;
       }
       i++;
       continue;
     }
     if (npos == 2) {
       fprintf(stderr, PROG ": unexpected argument '%s' (see --help)\n", a);
-      return 1;
+      return 2;
     }
     pos[npos++] = a;
   }
   if (npos != 2) {
     fprintf(stderr, PROG ": expected <layout file|-> <image out|-> (see --help)\n");
-    return 1;
+    return 2;
   }
   if ((cfg.pt_base & 0xFFF) || cfg.pt_base >> NMMU_PA_BITS) {
     fprintf(stderr, PROG ": --pt-base 0x%llx is not a 4 KB aligned address below 2^52\n",
             (unsigned long long)cfg.pt_base);
-    return 1;
+    return 2;
   }
   if ((cfg.data_base & 0xFFF) || cfg.data_base >> NMMU_PA_BITS) {
     fprintf(stderr, PROG ": --data-base 0x%llx is not a 4 KB aligned address below 2^52\n",
             (unsigned long long)cfg.data_base);
-    return 1;
+    return 2;
   }
 
   nmmu_layout_t lay;
@@ -148,24 +143,24 @@ int main(int argc, char **argv) {
   FILE *f = strcmp(lpath, "-") ? fopen(lpath, "r") : stdin;
   if (!f) {
     fprintf(stderr, PROG ": %s: cannot open: %s\n", lpath, strerror(errno));
-    return 1;
+    return 2;
   }
   int rc = read_layout(f, strcmp(lpath, "-") ? lpath : "<stdin>", &lay);
   if (f != stdin) fclose(f);
   if (rc < 0) {
     nmmu_layout_free(&lay);
-    return 1;
+    return 2;
   }
   if (lay.nsegs == 0) {
     fprintf(stderr, PROG ": %s: no 'seg' line\n", lpath);
     nmmu_layout_free(&lay);
-    return 1;
+    return 2;
   }
   char err[256];
   if (nmmu_layout_check(&lay, err, sizeof err) < 0) {
     fprintf(stderr, PROG ": %s: %s\n", lpath, err);
     nmmu_layout_free(&lay);
-    return 1;
+    return 2;
   }
 
   nmmu_mem_t *m = nmmu_mem_new();
@@ -181,7 +176,7 @@ int main(int argc, char **argv) {
   if (rc < 0) {
     fprintf(stderr, PROG ": %s: %s\n", lpath, err);
     nmmu_mem_free(m);
-    return 1;
+    return 2;
   }
   const char *out = pos[1];
   rc = strcmp(out, "-") ? nmmu_mem_save(m, out) : nmmu_mem_save_file(m, stdout);

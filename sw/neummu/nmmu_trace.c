@@ -5,7 +5,7 @@
  * usage: nmmu_trace --net <cnn1|cnn2|cnn3|rnn1|rnn2|rnn3|ncf|dlrm> [--batch N (1..128, default
  *        1)] [--xfer BYTES (power of two 64..4096, default 512)] [--page 4k|2m (default 4k)]
  *        [--tiles-per-layer K (0 = all, default 0)] [--seed N (default 1)] [-o FILE|-|stdout]
- * Bad arguments or an unwritable output: one-line error on stderr, exit status 1.  A one-line
+ * Bad arguments: one-line error on stderr, exit status 2; an unwritable output: status 1.  A one-line
  * summary goes to stderr.  The trace is a function of the arguments only (same bytes).
  *
  * NPU (Table 1): 128x128 weight-stationary systolic array at 1 GHz; scratchpad 15 MB for
@@ -643,12 +643,12 @@ int main(int argc, char **argv) {
       bad = 1;
       for (size_t k = 0; k < sizeof g_nets / sizeof g_nets[0]; k++)
         if (!strcmp(v, g_nets[k])) bad = 0;
-      if (bad) cutil_die(PROG, "unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
+      if (bad) cutil_fail(PROG, "unknown net '%s' (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)", v);
     } else if (!strcmp(a, "--batch") && v) {
       bad = cutil_parse_dec(v, 1, 128, &batch);
     } else if (!strcmp(a, "--xfer") && v) {
       bad = cutil_parse_dec(v, 64, 4096, &xfer) || (xfer & (xfer - 1));
-      if (bad) cutil_die(PROG, "bad value '%s' for --xfer (a power of two, 64..4096)", v);
+      if (bad) cutil_fail(PROG, "bad value '%s' for --xfer (a power of two, 64..4096)", v);
     } else if (!strcmp(a, "--page") && v) {
       if (!strcmp(v, "4k"))
         page_2m = 0;
@@ -667,12 +667,12 @@ int main(int argc, char **argv) {
              "[--xfer 64..4096] [--page 4k|2m] [--tiles-per-layer K] [--seed N] [-o FILE]\n");
       return 0;
     } else {
-      cutil_die(PROG, "unknown or incomplete argument '%s'", a);
+      cutil_fail(PROG, "unknown or incomplete argument '%s'", a);
     }
-    if (bad) cutil_die(PROG, "bad value '%s' for %s", v, a);
+    if (bad) cutil_fail(PROG, "bad value '%s' for %s", v, a);
     i++;
   }
-  if (!net) cutil_die(PROG, "--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
+  if (!net) cutil_fail(PROG, "--net is required (cnn1 cnn2 cnn3 rnn1 rnn2 rnn3 ncf dlrm)");
 
   static net_t nt;
   net_t *n = &nt;

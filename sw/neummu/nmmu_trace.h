@@ -11,6 +11,7 @@
  *                                    layer (total tiles / tiles written; 1 when not sampled)
  *   tile <compute_cycles>            a tile starts: its memory phase is the transactions that
  *                                    follow, then the NPU computes for compute_cycles
+ *                                    (decimal, at most NMMU_MAX_TILE_CYCLES = 2^32 - 1)
  *   r <hex va> <bytes>               one DMA read transaction = one translation request
  *   w <hex va> <bytes>               one DMA write transaction = one translation request
  * A transaction is 1..4096 bytes and never crosses a 4 KB boundary.  Every r/w line belongs
@@ -24,6 +25,10 @@
 #include <stdio.h>
 
 #include "neummu.h"
+
+/* A tile's largest compute time: far above any tile of the traces the tools make (the largest
+ * is under 10^7 cycles), and small enough that a harness's sums of tiles stay exact. */
+#define NMMU_MAX_TILE_CYCLES 0xffffffffull
 
 #ifdef __cplusplus
 extern "C" {

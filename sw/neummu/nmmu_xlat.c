@@ -10,7 +10,7 @@
  *                          or  <r|w> <va> not-present levels <n>
  *                          or  <r|w> <va> perm-fault <4k|2m> levels <n>
  * and on stderr a summary ("<image>: root 0x.., N words").  A bad image, argument or request
- * line: one-line error on stderr, exit status 1.
+ * line: one-line error on stderr, exit status 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   }
   if (argc < 2) {
     fprintf(stderr, PROG ": expected <image> [requests] (see --help)\n");
-    return 1;
+    return 2;
   }
   /* requests are checked before the (possibly large) image is loaded */
   for (int i = 2; i < argc; i++) {
@@ -55,23 +55,28 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "-") && argc == 3) continue;
     if (!((a[0] == 'r' || a[0] == 'w') && a[1] == ':' && parse_hex(a + 2, &va) == 0)) {
       fprintf(stderr, PROG ": bad request '%s' (expected r:<hex va> or w:<hex va>)\n", a);
-      return 1;
+      return 2;
     }
   }
   char err[512];
   nmmu_mem_t *m = nmmu_mem_load(argv[1], err, sizeof err);
   if (!m) {
     fprintf(stderr, PROG ": %s\n", err);
-    return 1;
+    return 2;
   }
   fprintf(stderr, PROG ": %s: root 0x%llx, %zu words\n", argv[1],
           (unsigned long long)nmmu_mem_root(m), nmmu_mem_words(m));
   int rc = 0;
   if (argc == 3 && !strcmp(argv[2], "-")) {
-    char line[256];
+    char line[256], why[64];
     long ln = 0;
-    while (fgets(line, sizeof line, stdin)) {
-      ln++;
+    int got;
+    while ((got = cutil_read_line(stdin, line, sizeof line, &ln, why, sizeof why)) != 0) {
+      if (got < 0) {
+        fprintf(stderr, PROG ": <stdin>:%ld: %s\n", ln, why);
+        rc = 2;
+        break;
+      }
       char *tok[2];
       int more;
       int n = cutil_tokenize(line, tok, 2, &more);
@@ -80,7 +85,7 @@ int main(int argc, char **argv) {
       if (n != 2 || more || (strcmp(tok[0], "r") && strcmp(tok[0], "w")) ||
           parse_hex(tok[1], &va) < 0) {
         fprintf(stderr, PROG ": <stdin>:%ld: expected 'r <hex va>' or 'w <hex va>'\n", ln);
-        rc = 1;
+        rc = 2;
         break;
       }
       show(m, va, tok[0][0] == 'w');

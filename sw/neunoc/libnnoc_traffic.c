@@ -186,8 +186,8 @@ int nnoc_traffic_next(nnoc_traffic_t *t, nnoc_pkt_t *p, char *err, size_t errlen
   const nnoc_cfg_t *cfg = &t->cfg;
   int nr = cfg->cols * cfg->rows;
   uint64_t v;
-  if (cutil_parse_dec(tok[1], 0, UINT64_MAX, &v)) {
-    set_err(t, "bad cycle '%s' (decimal)", tok[1]);
+  if (cutil_parse_dec(tok[1], 0, NNOC_MAX_CYCLE, &v)) {
+    set_err(t, "bad cycle '%s' (decimal, at most %llu)", tok[1], (unsigned long long)NNOC_MAX_CYCLE);
     goto fail;
   }
   if (v < t->last_t) {
@@ -269,6 +269,28 @@ void nnoc_traffic_close(nnoc_traffic_t *t) {
   if (!t) return;
   if (t->f) fclose(t->f);
   free(t);
+}
+
+int nnoc_traffic_scan(const char *path, nnoc_cfg_t *cfg, long *npkts, uint64_t *last_t, char *err,
+                      size_t errlen) {
+  nnoc_traffic_t *t = nnoc_traffic_open(path, cfg, err, errlen);
+  if (!t) return -1;
+  nnoc_pkt_t *p = malloc(sizeof *p);
+  if (!p) {
+    snprintf(err, errlen, "%s: out of memory", path);
+    nnoc_traffic_close(t);
+    return -1;
+  }
+  int r;
+  *npkts = 0;
+  *last_t = 0;
+  while ((r = nnoc_traffic_next(t, p, err, errlen)) == 1) {
+    (*npkts)++;
+    *last_t = p->t;
+  }
+  free(p);
+  nnoc_traffic_close(t);
+  return r < 0 ? -1 : 0;
 }
 
 int nnoc_traffic_write_header(FILE *f, const nnoc_cfg_t *cfg) {

@@ -4,7 +4,7 @@
  * usage: nnoc_map (--bench NAME | --layers N0-N1-...-NL) [--neurons-per-pe N (16)] [--k K (8)]
  *        [--mesh CxR] [--scheme seq|random|nn|all (all)] [--seed S (1)] [--seeds N (10)]
  *        [--iters N (40)] [--load-weight W (Eq. 5)] [--effort N (400)] [-o MAPFILE]
- * Bad arguments: one-line error on stderr, exit status 1.
+ * Bad arguments: one-line error on stderr, exit status 2 (1: out of memory or a write error).
  *
  * Network: N0 is the input layer (its data is not sent over the NoC: Table 10's "mapping in
  * PEs" lists the hidden and output layers only, and that reading reproduces Table 11's packet
@@ -68,20 +68,20 @@ static int parse_layers(const char *s, int *v, int max) {
   const char *p = s;
   for (;;) {
     if (*p < '0' || *p > '9')
-      cutil_die(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
+      cutil_fail(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
     errno = 0;
     char *end;
     long x = strtol(p, &end, 10);
     if (errno == ERANGE || x < 1 || x > 1000000)
-      cutil_die(PROG, "--layers: layer size out of range 1..1000000 in '%s'", s);
-    if (n == max) cutil_die(PROG, "--layers: more than %d layers", max);
+      cutil_fail(PROG, "--layers: layer size out of range 1..1000000 in '%s'", s);
+    if (n == max) cutil_fail(PROG, "--layers: more than %d layers", max);
     v[n++] = (int)x;
     if (*end == '\0') break;
-    if (*end != '-') cutil_die(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
+    if (*end != '-') cutil_fail(PROG, "--layers: '%s' is not a list like 784-300-100-10", s);
     p = end + 1;
   }
   if (n < 3)
-    cutil_die(PROG, "--layers: need an input layer and at least two mapped layers ('%s')", s);
+    cutil_fail(PROG, "--layers: need an input layer and at least two mapped layers ('%s')", s);
   return n;
 }
 
@@ -107,7 +107,7 @@ static void build_net(net_t *n, int npe, int k) {
     n->pes[l] = (n->neurons[l] + npe - 1) / npe;
     n->rings[l] = (n->pes[l] + k - 1) / k;
     if (g + n->rings[l] > MAX_RINGS)
-      cutil_die(PROG, "the network needs more than %d rings", MAX_RINGS);
+      cutil_fail(PROG, "the network needs more than %d rings", MAX_RINGS);
     for (int j = 0; j < n->rings[l]; j++, g++) {
       n->ring_layer[g] = l;
       n->ring_idx[g] = j;
@@ -488,20 +488,20 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--bench")) {
-      if (!v) cutil_die(PROG, "--bench needs a value");
+      if (!v) cutil_fail(PROG, "--bench needs a value");
       bench = v, i++;
     } else if (!strcmp(a, "--layers")) {
-      if (!v) cutil_die(PROG, "--layers needs a value");
+      if (!v) cutil_fail(PROG, "--layers needs a value");
       layers = v, i++;
     } else if (!strcmp(a, "--neurons-per-pe")) {
       npe = cutil_opt_long(PROG, a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "--k")) {
       k = cutil_opt_long(PROG, a, v, 1, NNOC_MAX_K), i++;
     } else if (!strcmp(a, "--mesh")) {
-      if (!v) cutil_die(PROG, "--mesh needs a value");
+      if (!v) cutil_fail(PROG, "--mesh needs a value");
       mesh = v, i++;
     } else if (!strcmp(a, "--scheme")) {
-      if (!v) cutil_die(PROG, "--scheme needs a value");
+      if (!v) cutil_fail(PROG, "--scheme needs a value");
       scheme = v, i++;
     } else if (!strcmp(a, "--seed")) {
       seed = cutil_opt_long(PROG, a, v, 0, 2000000000L), i++;
@@ -514,20 +514,20 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--effort")) {
       effort = cutil_opt_long(PROG, a, v, 1, 1000000), i++;
     } else if (!strcmp(a, "-o")) {
-      if (!v) cutil_die(PROG, "-o needs a file name");
+      if (!v) cutil_fail(PROG, "-o needs a file name");
       out = v, i++;
     } else {
-      cutil_die(PROG,
+      cutil_fail(PROG,
                 "unknown argument '%s' (usage: nnoc_map --bench NAME | --layers N0-N1-... [--k K] "
                 "[--mesh CxR] [--scheme seq|random|nn|all] ...)",
                 a);
     }
   }
-  if (bench && layers) cutil_die(PROG, "give --bench or --layers, not both");
-  if (!bench && !layers) cutil_die(PROG, "no network: give --bench NAME or --layers N0-N1-...");
+  if (bench && layers) cutil_fail(PROG, "give --bench or --layers, not both");
+  if (!bench && !layers) cutil_fail(PROG, "no network: give --bench NAME or --layers N0-N1-...");
   if (strcmp(scheme, "seq") && strcmp(scheme, "random") && strcmp(scheme, "nn") &&
       strcmp(scheme, "all"))
-    cutil_die(PROG, "--scheme: '%s' is not seq, random, nn or all", scheme);
+    cutil_fail(PROG, "--scheme: '%s' is not seq, random, nn or all", scheme);
 
   static net_t n;
   int sizes[MAX_LAYERS + 1];
@@ -538,7 +538,7 @@ int main(int argc, char **argv) {
     for (b = 0; b < NBENCH; b++)
       if (!strcmp(bench, g_bench[b].name)) break;
     if (b == NBENCH)
-      cutil_die(PROG, "unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
+      cutil_fail(PROG, "unknown benchmark '%s' (mnist_mlp_1..mnist_mlp_5, alexnet_cnn_cla)", bench);
     ns = parse_layers(g_bench[b].layers, sizes, MAX_LAYERS + 1);
     snprintf(n.name, sizeof n.name, "%s", bench);
     if (npe == 16 && k == 8) side = g_bench[b].neu;
@@ -563,7 +563,7 @@ int main(int argc, char **argv) {
       if (*end || errno) r = -1;
     }
     if (c < 1 || r < 1 || c > NNOC_MAX_ROUTERS || r > NNOC_MAX_ROUTERS || c * r > NNOC_MAX_ROUTERS)
-      cutil_die(PROG, "--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
+      cutil_fail(PROG, "--mesh: '%s' is not CxR with 1 <= C*R <= %d", mesh, NNOC_MAX_ROUTERS);
     cfg.cols = (int)c;
     cfg.rows = (int)r;
   } else {
@@ -572,7 +572,7 @@ int main(int argc, char **argv) {
     cfg.cols = cfg.rows = side;
   }
   char e[200];
-  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
+  if (nnoc_cfg_check(&cfg, e, sizeof e) != 0) cutil_fail(PROG, "%s", e);
   int nr = nnoc_routers(&cfg);
   char pes[128], rings[128], neu[160];
   join(pes, sizeof pes, n.pes, n.nl);
@@ -583,10 +583,10 @@ int main(int argc, char **argv) {
     g_load_w = (long)nr * (m > 1 ? m - 1 : 1);
   }
   if (n.nrings > nr)
-    cutil_die(PROG, "mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr,
+    cutil_fail(PROG, "mesh %dx%d has %d routers but %s needs %d rings (%s)", cfg.cols, cfg.rows, nr,
               n.name, n.nrings, rings);
   if (cfg.cols + cfg.rows > 64)
-    cutil_die(PROG, "mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
+    cutil_fail(PROG, "mesh %dx%d: paths longer than 64 hops", cfg.cols, cfg.rows);
 
   snprintf(g_common, sizeof g_common, "bench=%s k=%ld npe=%ld mesh=%dx%d pes=%s rings=%s "
            "load_weight=%ld", n.name, k, npe, cfg.cols, cfg.rows, pes, rings, g_load_w);

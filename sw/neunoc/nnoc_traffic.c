@@ -12,7 +12,8 @@
  *          [--hotspot-frac F (0.2)] [--hotspot PE (PE 0 of the centre router)]
  *   nn:    --map MAPFILE (from nnoc_map -o) [--images N (10)] [--rate R (0.01 images/cycle)]
  *          [--layer-delay D (100 cycles)] [--threshold T (0) | --dense] [--no-multicast]
- * Bad arguments, a bad map file or an unwritable output: one-line error on stderr, exit 1.
+ * Bad arguments or a bad map or traffic file: one-line error on stderr, exit 2; an unwritable
+ * output or no memory: exit 1.
  * A one-line summary goes to stderr ("nnoc_traffic: summary key=value ...").  The file is a
  * function of the arguments only.
  *
@@ -116,7 +117,7 @@ static void run_check(const char *path) {
   static nnoc_pkt_t p;
   char e[600];
   nnoc_traffic_t *t = nnoc_traffic_open(path, &g_cfg, e, sizeof e);
-  if (!t) cutil_die(PROG, "%s", e);
+  if (!t) cutil_fail(PROG, "%s", e);
   if (g_out && nnoc_traffic_write_header(g_out, &g_cfg) != 0)
     cutil_die(PROG, "%s: write error", g_out_path);
   long long n = 0;
@@ -125,13 +126,13 @@ static void run_check(const char *path) {
     n++;
     char pe[256];
     if (nnoc_pkt_check(&g_cfg, &p, g_vc_depth, pe, sizeof pe) != 0)
-      cutil_die(PROG, "%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
+      cutil_fail(PROG, "%s: packet %lld (cycle %" PRIu64 "): %s", path, n, p.t, pe);
     if (g_out && nnoc_traffic_write_pkt(g_out, &g_cfg, &p) != 0)
       cutil_die(PROG, "%s: write error", g_out_path);
     count(&p);
   }
   nnoc_traffic_close(t);
-  if (rc < 0) cutil_die(PROG, "%s", e);
+  if (rc < 0) cutil_fail(PROG, "%s", e);
 }
 
 static void clear_dst(nnoc_pkt_t *p) {
@@ -245,35 +246,45 @@ static void map_err(const char *path, long line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  cutil_die(PROG, "%s:%ld: %s", path, line, msg);
+  cutil_fail(PROG, "%s:%ld: %s", path, line, msg);
 }
 
-/* Decimal fields tok[0..nt-1]; returns 0 when exactly n were there. */
+/* The largest number a map field may hold: above every neuron, PE, ring and router count the
+ * tools make, and small enough that the layer checks' sums cannot overflow. */
+#define MAP_FIELD_MAX (1L << 24)
+
+/* Decimal fields tok[0..nt-1] (0..MAP_FIELD_MAX): 0 when exactly n were there; -1 a field is
+ * missing, extra or not a decimal number; -2 a number is above MAP_FIELD_MAX. */
 static int fields(char **tok, int nt, long *v, int n) {
-  int got = 0;
+  if (nt != n) return -1;
   for (int i = 0; i < nt; i++) {
-    const char *tk = tok[i];
-    if (got == n || *tk < '0' || *tk > '9') return -1;
-    errno = 0;
-    char *end;
-    long x = strtol(tk, &end, 10);
-    if (*end || errno) return -1;
-    v[got++] = x;
+    uint64_t x;
+    if (cutil_parse_dec(tok[i], 0, UINT64_MAX, &x)) return -1;
+    if (x > (uint64_t)MAP_FIELD_MAX) return -2;
+    v[i] = (long)x;
   }
-  return got == n ? 0 : -1;
+  return 0;
+}
+
+/* fields(), or the map's error: "expected '<form>'", or a number above MAP_FIELD_MAX. */
+static void need_fields(const char *path, long line, char **tok, int nt, long *v, int n,
+                        const char *form) {
+  int r = fields(tok, nt, v, n);
+  if (r == -2) map_err(path, line, "a number above %ld in '%s'", MAP_FIELD_MAX, form);
+  if (r) map_err(path, line, "expected '%s'", form);
 }
 
 static void read_map(const char *path, nnmap_t *m) {
   FILE *f = fopen(path, "r");
-  if (!f) cutil_die(PROG, "%s: cannot open: %s", path, strerror(errno));
+  if (!f) cutil_fail(PROG, "%s: cannot open: %s", path, strerror(errno));
   memset(m, 0, sizeof *m);
-  char buf[1024];
+  char buf[1024], why[64];
   long line = 0;
   int have_hdr = 0, have_net = 0, have_npe = 0, have_input = 0, nring = 0, total_rings = 0;
   int *used = NULL;
-  while (fgets(buf, sizeof buf, f)) {
-    line++;
-    if (!strchr(buf, '\n') && !feof(f)) map_err(path, line, "line too long");
+  int got;
+  while ((got = cutil_read_line(f, buf, sizeof buf, &line, why, sizeof why)) != 0) {
+    if (got < 0) map_err(path, line, "%s", why);
     char *tok[7];
     int more;
     int nt = cutil_tokenize(buf, tok, 7, &more);
@@ -288,7 +299,7 @@ static void read_map(const char *path, nnmap_t *m) {
       have_hdr = 1;
     } else if (!strcmp(kw, "net")) {
       if (have_net) map_err(path, line, "second 'net' line");
-      if (fields(rest, nt, v, 3)) map_err(path, line, "expected 'net <K> <Cols> <Rows>'");
+      need_fields(path, line, rest, nt, v, 3, "net <K> <Cols> <Rows>");
       nnoc_cfg_t c = g_cfg;
       c.k = (int)v[0], c.cols = (int)v[1], c.rows = (int)v[2];
       char e[200];
@@ -307,12 +318,12 @@ static void read_map(const char *path, nnmap_t *m) {
       m->npe = (int)v[0];
       have_npe = 1;
     } else if (!strcmp(kw, "input")) {
-      if (fields(rest, nt, v, 1)) map_err(path, line, "expected 'input <neurons>'");
+      need_fields(path, line, rest, nt, v, 1, "input <neurons>");
       m->input = (int)v[0];
       have_input = 1;
     } else if (!strcmp(kw, "layer")) {
       if (!have_net || !have_npe) map_err(path, line, "'layer' before 'net' and 'neurons-per-pe'");
-      if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'layer <l> <neurons> <pes> <rings>'");
+      need_fields(path, line, rest, nt, v, 4, "layer <l> <neurons> <pes> <rings>");
       if (v[0] != m->nl || m->nl == MAX_LAYERS)
         map_err(path, line, "layer %ld out of order (expected %d)", v[0], m->nl);
       if (v[1] < 1 || v[2] != (v[1] + m->npe - 1) / m->npe || v[3] != (v[2] + m->k - 1) / m->k)
@@ -326,7 +337,7 @@ static void read_map(const char *path, nnmap_t *m) {
       m->rpes[l] = malloc(sizeof(int) * (size_t)m->rings[l]);
       if (!m->router[l] || !m->rpes[l]) cutil_die(PROG, "out of memory");
     } else if (!strcmp(kw, "ring")) {
-      if (fields(rest, nt, v, 4)) map_err(path, line, "expected 'ring <l> <j> <router> <npes>'");
+      need_fields(path, line, rest, nt, v, 4, "ring <l> <j> <router> <npes>");
       /* rings come in layer order, ring order */
       int l = 0, j = nring;
       while (l < m->nl && j >= m->rings[l]) j -= m->rings[l], l++;
@@ -350,12 +361,12 @@ static void read_map(const char *path, nnmap_t *m) {
   if (ferror(f)) cutil_die(PROG, "%s: read error", path);
   fclose(f);
   free(used);
-  if (!have_hdr) cutil_die(PROG, "%s: empty file (no 'nnoc-map 1' header)", path);
+  if (!have_hdr) cutil_fail(PROG, "%s: empty file (no 'nnoc-map 1' header)", path);
   if (!have_net || !have_npe || !have_input || m->nl < 2)
-    cutil_die(PROG, "%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)",
+    cutil_fail(PROG, "%s: incomplete mapping (needs net, neurons-per-pe, input and two layers)",
               path);
   if (nring != total_rings)
-    cutil_die(PROG, "%s: %d ring lines, the layers declare %d", path, nring, total_rings);
+    cutil_fail(PROG, "%s: %d ring lines, the layers declare %d", path, nring, total_rings);
 }
 
 /* ---------------------------------------------------------------- NN layer traffic */
@@ -452,7 +463,7 @@ int main(int argc, char **argv) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define STR(name, var)                                 \
   if (!strcmp(a, name)) {                              \
-    if (!v) cutil_die(PROG, "%s needs a value", name); \
+    if (!v) cutil_fail(PROG, "%s needs a value", name); \
     var = v, i++;                                      \
     continue;                                          \
   }
@@ -461,7 +472,7 @@ int main(int argc, char **argv) {
     STR("--map", map);
     STR("--check", check);
     if (!strcmp(a, "--len")) {
-      if (!v) cutil_die(PROG, "--len needs a value");
+      if (!v) cutil_fail(PROG, "--len needs a value");
       len = v, i++, saw_synth = 1;
       continue;
     }
@@ -502,7 +513,7 @@ int main(int argc, char **argv) {
       dense = 1, saw_nn = 1;
       continue;
     } else
-      cutil_die(PROG,
+      cutil_fail(PROG,
                 "unknown argument '%s' (usage: nnoc_traffic --pattern uniform|transpose|bitcomp|hotspot|nn "
                 "[options] [-o FILE])",
                 a);
@@ -510,7 +521,7 @@ int main(int argc, char **argv) {
   }
   if (check) {
     if (pattern || map || saw_synth || saw_nn)
-      cutil_die(PROG, "--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
+      cutil_fail(PROG, "--check takes only --data-w, --tag-w, --cnt-w, --vc-depth and -o");
     if (out) {
       g_out_path = out;
       g_out = !strcmp(out, "-") ? stdout : fopen(out, "w");
@@ -521,35 +532,35 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!pattern)
-    cutil_die(PROG, "no --pattern (uniform, transpose, bitcomp, hotspot or nn) and no --check FILE");
+    cutil_fail(PROG, "no --pattern (uniform, transpose, bitcomp, hotspot or nn) and no --check FILE");
   int pat;
   if (!strcmp(pattern, "uniform")) pat = 0;
   else if (!strcmp(pattern, "transpose")) pat = 1;
   else if (!strcmp(pattern, "hotspot")) pat = 2;
   else if (!strcmp(pattern, "bitcomp")) pat = 4;
   else if (!strcmp(pattern, "nn")) pat = 3;
-  else cutil_die(PROG, "--pattern: '%s' is not uniform, transpose, bitcomp, hotspot or nn", pattern);
+  else cutil_fail(PROG, "--pattern: '%s' is not uniform, transpose, bitcomp, hotspot or nn", pattern);
   char e[200];
   nnmap_t m;
   synth_t s = {pat, 0, rate, 4, 4, cycles, mcast_frac, (int)mcast_dests, zero_frac, zero_run,
                hot_frac, (int)hot_pe};
   if (pat == 3) {
-    if (!map) cutil_die(PROG, "--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
+    if (!map) cutil_fail(PROG, "--pattern nn needs --map MAPFILE (written by nnoc_map -o)");
     if (saw_synth)
-      cutil_die(PROG, "--pattern nn takes its network from the map; synthetic options refused");
-    if (rate <= 0) cutil_die(PROG, "--rate must be > 0 for --pattern nn (images per cycle)");
+      cutil_fail(PROG, "--pattern nn takes its network from the map; synthetic options refused");
+    if (rate <= 0) cutil_fail(PROG, "--rate must be > 0 for --pattern nn (images per cycle)");
     if (dense && thr > 0)
-      cutil_die(PROG, "--dense (no zero words) and --threshold exclude each other");
+      cutil_fail(PROG, "--dense (no zero words) and --threshold exclude each other");
     read_map(map, &m);
     g_cfg.k = m.k, g_cfg.cols = m.cols, g_cfg.rows = m.rows;
-    if (m.npe > NNOC_MAX_WORDS) cutil_die(PROG, "neurons-per-pe above %d", NNOC_MAX_WORDS);
+    if (m.npe > NNOC_MAX_WORDS) cutil_fail(PROG, "neurons-per-pe above %d", NNOC_MAX_WORDS);
   } else {
     if (map || saw_nn)
-      cutil_die(PROG,
+      cutil_fail(PROG,
                 "--map, --images, --layer-delay, --threshold, --dense, --no-multicast are "
                 "for --pattern nn");
     g_cfg.k = (int)k, g_cfg.cols = (int)cols, g_cfg.rows = (int)rows;
-    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
+    if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_fail(PROG, "%s", e);
     if (len) {
       char *end;
       errno = 0;
@@ -559,7 +570,7 @@ int main(int argc, char **argv) {
         hi = (*h >= '0' && *h <= '9') ? strtol(h, &end, 10) : -1;
       }
       if (lo < 0 || hi < lo || *end || errno || hi > NNOC_MAX_WORDS)
-        cutil_die(PROG, "--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
+        cutil_fail(PROG, "--len: '%s' is not N or A:B with 0 <= A <= B <= %d", len, NNOC_MAX_WORDS);
       s.len_lo = (int)lo, s.len_hi = (int)hi;
     }
     int nr = nnoc_routers(&g_cfg);
@@ -568,40 +579,40 @@ int main(int argc, char **argv) {
     int pow2 = (1 << bits) == npe_all;
     if (pat == 1 && cols != rows) {
       if (!pow2 || bits % 2)
-        cutil_die(PROG, "--pattern transpose needs a square mesh or 4^n PEs (%ldx%ld, %d PEs)",
+        cutil_fail(PROG, "--pattern transpose needs a square mesh or 4^n PEs (%ldx%ld, %d PEs)",
                   cols, rows, npe_all);
       s.id_bits = bits;
     }
     if (pat == 4 && !pow2)
-      cutil_die(PROG, "--pattern bitcomp needs a power-of-two PE count (%d PEs)", npe_all);
+      cutil_fail(PROG, "--pattern bitcomp needs a power-of-two PE count (%d PEs)", npe_all);
     if (pat == 2) {
       if (hot_pe < 0) s.hot_pe = ((rows / 2) * (int)cols + (int)cols / 2) * (int)k;
       if (s.hot_pe >= nnoc_pes(&g_cfg))
-        cutil_die(PROG, "--hotspot %d is not a PE of the network (0..%d)", s.hot_pe,
+        cutil_fail(PROG, "--hotspot %d is not a PE of the network (0..%d)", s.hot_pe,
                   nnoc_pes(&g_cfg) - 1);
     } else if (hot_pe >= 0) {
-      cutil_die(PROG, "--hotspot is for --pattern hotspot");
+      cutil_fail(PROG, "--hotspot is for --pattern hotspot");
     }
-    if (nnoc_pes(&g_cfg) < 2) cutil_die(PROG, "the network has one PE: nothing to send");
+    if (nnoc_pes(&g_cfg) < 2) cutil_fail(PROG, "the network has one PE: nothing to send");
     if (mcast_frac > 0) {
       if (mcast_dests > nr - 1)
-        cutil_die(PROG, "--mcast-dests %ld: the mesh has only %d other routers", mcast_dests,
+        cutil_fail(PROG, "--mcast-dests %ld: the mesh has only %d other routers", mcast_dests,
                   nr - 1);
       if (1 + s.len_hi > g_vc_depth)
-        cutil_die(
+        cutil_fail(
             PROG,
             "multicast packets of up to %d words break 1 + nwords <= vc-depth (%d): lower --len "
             "or raise --vc-depth",
             s.len_hi, g_vc_depth);
     }
     if (zero_frac > 0 && zero_frac < 1 && zero_run * (1 - zero_frac) / zero_frac < 1)
-      cutil_die(PROG,
+      cutil_fail(PROG,
                 "--zero-frac %g with --zero-run %g: non-zero runs would be shorter than one word "
                 "(need zero-frac <= run / (run + 1))",
                 zero_frac, zero_run);
   }
   int npe = nnoc_pes(&g_cfg);
-  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_die(PROG, "%s", e);
+  if (nnoc_cfg_check(&g_cfg, e, sizeof e) != 0) cutil_fail(PROG, "%s", e);
   g_tagctr = calloc((size_t)npe, sizeof(uint32_t));
   if (!g_tagctr) cutil_die(PROG, "out of memory");
   if (!out || !strcmp(out, "-")) {

@@ -15,42 +15,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "softermax.h"
 #include "softermax/smx_workload.h"
 
+#define PROG "smx_accuracy"
+
 int main(int argc, char **argv) {
-  long rows = 2000, len = 384, vec = 16, seed = 1, sum_frac = 6;
+  long rows = 2000, len = 384, vec = 16, sum_frac = 6;
+  uint64_t seed = 1;
+  /* every value is bounded here, before any cast to int or allocation */
   for (int i = 1; i < argc; i += 2) {
-    long *dst = !strcmp(argv[i], "--rows") ? &rows
-                : !strcmp(argv[i], "--len") ? &len
-                : !strcmp(argv[i], "--vec") ? &vec
-                : !strcmp(argv[i], "--seed") ? &seed
-                : !strcmp(argv[i], "--sum-frac") ? &sum_frac : NULL;
-    char *end = NULL;
-    if (!dst || i + 1 >= argc || (*dst = strtol(argv[i + 1], &end, 0), *end) || *dst < 0) {
-      fprintf(stderr, "smx_accuracy: bad argument '%s'\n", argv[i]);
-      return 2;
-    }
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--rows")) rows = (long)cutil_opt_u64(PROG, a, v, 1, 100000000);
+    else if (!strcmp(a, "--len")) len = (long)cutil_opt_u64(PROG, a, v, 1, 1 << 20);
+    else if (!strcmp(a, "--vec")) vec = (long)cutil_opt_u64(PROG, a, v, 1, 1 << 20);
+    else if (!strcmp(a, "--seed")) seed = cutil_opt_u64(PROG, a, v, 0, UINT64_MAX - 8);
+    else if (!strcmp(a, "--sum-frac")) sum_frac = (long)cutil_opt_u64(PROG, a, v, 0, 64);
+    else cutil_fail(PROG, "unknown argument '%s' (--rows --len --vec --seed --sum-frac)", a);
   }
   smx_cfg_t cfg;
   smx_cfg_default(&cfg, (int)vec, (int)len);
   cfg.sum_frac = (int)sum_frac;
-  if (smx_cfg_check(&cfg) || rows < 1) {
-    fprintf(stderr, "smx_accuracy: unsupported configuration\n");
-    return 2;
-  }
+  if (smx_cfg_check(&cfg)) cutil_fail(PROG, "unsupported configuration (--vec %ld --len %ld --sum-frac %ld)", vec, len, sum_frac);
   double *real = malloc(sizeof(double) * (size_t)len), *p = malloc(sizeof(double) * (size_t)len);
   int32_t *x = malloc(sizeof(int32_t) * (size_t)len);
   uint8_t *y = malloc((size_t)len);
-  if (!real || !p || !x || !y) return 1;
+  if (!real || !p || !x || !y) cutil_die(PROG, "out of memory");
   printf("dist\trows\tmean_abs_err_lsb\tmax_abs_err_lsb\tmean_kl_nats\tmax_kl_nats"
          "\tideal_mean_abs_err_lsb\tideal_max_abs_err_lsb\tideal_mean_kl_nats\n");
   uint8_t *yi = malloc((size_t)len);
-  if (!yi) return 1;
+  if (!yi) cutil_die(PROG, "out of memory");
   static const int dists[] = {SMX_DIST_GAUSS, SMX_DIST_PEAKED, SMX_DIST_HEAVY, SMX_DIST_MIXED};
   for (unsigned k = 0; k < sizeof(dists) / sizeof(dists[0]); k++) {
     smx_rng_t r;
-    smx_rng_seed(&r, (uint64_t)seed + k);
+    smx_rng_seed(&r, seed + k);
     double sum_err = 0, max_err = 0, sum_kl = 0, max_kl = 0, isum_err = 0, imax_err = 0,
            isum_kl = 0;
     for (long row = 0; row < rows; row++) {

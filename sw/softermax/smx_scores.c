@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutil.h"
 #include "softermax/smx_workload.h"
 
-static int parse_long(const char *s, long lo, long hi, long *out) {
-  char *end;
-  long v = strtol(s, &end, 0);
-  if (!*s || *end || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
+#define PROG "smx_scores"
 
 int main(int argc, char **argv) {
   long rows = 16, len = 384, seed = 1, width = 8, frac = 2;
@@ -25,27 +20,21 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int bad = 0;
     if (!strcmp(a, "--dist") && v) {
       dist = smx_dist_from_name(v);
-      bad = dist < 0;
-    } else if (!strcmp(a, "--rows") && v) {
-      bad = parse_long(v, 1, 100000000, &rows);
-    } else if (!strcmp(a, "--len") && v) {
-      bad = parse_long(v, 1, 1 << 20, &len);
-    } else if (!strcmp(a, "--seed") && v) {
-      bad = parse_long(v, 0, 0x7fffffffL, &seed);
-    } else if (!strcmp(a, "--in-width") && v) {
-      bad = parse_long(v, 4, 16, &width);
-    } else if (!strcmp(a, "--in-frac") && v) {
-      bad = parse_long(v, 2, 8, &frac);
+      if (dist < 0) cutil_fail(PROG, "--dist: '%s' is not a distribution (gauss peaked heavy uniform mixed)", v);
+    } else if (!strcmp(a, "--rows")) {
+      rows = (long)cutil_opt_u64(PROG, a, v, 1, 100000000);
+    } else if (!strcmp(a, "--len")) {
+      len = (long)cutil_opt_u64(PROG, a, v, 1, 1 << 20);
+    } else if (!strcmp(a, "--seed")) {
+      seed = (long)cutil_opt_u64(PROG, a, v, 0, 0x7fffffffL);
+    } else if (!strcmp(a, "--in-width")) {
+      width = (long)cutil_opt_u64(PROG, a, v, 4, 16);
+    } else if (!strcmp(a, "--in-frac")) {
+      frac = (long)cutil_opt_u64(PROG, a, v, 2, 8);
     } else {
-      fprintf(stderr, "smx_scores: unknown or incomplete argument '%s'\n", a);
-      return 2;
-    }
-    if (bad) {
-      fprintf(stderr, "smx_scores: bad value '%s' for %s\n", v, a);
-      return 2;
+      cutil_fail(PROG, "unknown or incomplete argument '%s'", a);
     }
     i++;
   }

@@ -14,7 +14,7 @@
  *     tdimm_run: insns=N ok=N errors=N [<NAME>=<count> ...] blocks=<B> checksum=<16 hex digits>
  *   where the checksum is tdimm_checksum over tdimm_wl_ranges (the B blocks the records
  *   initialize and the instructions may write), in the model's final memory.
- * A bad file or argument: one line on stderr ("tdimm_run: <path>:<line>: <reason>"), exit 1.
+ * A bad file or argument: one line on stderr ("tdimm_run: <path>:<line>: <reason>"), exit 2.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,14 +32,14 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quiet")) quiet = 1;
     else if (!strcmp(argv[i], "--check")) check = 1;
-    else if (argv[i][0] == '-' && argv[i][1]) cutil_die(kProg, "unknown argument '%s'", argv[i]);
-    else if (path) cutil_die(kProg, "unexpected argument '%s' (one workload file)", argv[i]);
+    else if (argv[i][0] == '-' && argv[i][1]) cutil_fail(kProg, "unknown argument '%s'", argv[i]);
+    else if (path) cutil_fail(kProg, "unexpected argument '%s' (one workload file)", argv[i]);
     else path = argv[i];
   }
-  if (!path) cutil_die(kProg, "usage: tdimm_run WORKLOAD [--quiet | --check]");
+  if (!path) cutil_fail(kProg, "usage: tdimm_run WORKLOAD [--quiet | --check]");
   tdimm_wl_t wl;
   char err[512];
-  if (tdimm_wl_read(path, &wl, err, sizeof err) != 0) cutil_die(kProg, "%s", err);
+  if (tdimm_wl_read(path, &wl, err, sizeof err) != 0) cutil_fail(kProg, "%s", err);
   if (check) {
     uint64_t blocks = 0;
     for (size_t i = 0; i < wl.n_rec; i++) blocks += wl.rec[i].nblocks;

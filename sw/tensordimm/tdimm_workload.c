@@ -12,7 +12,7 @@
  * --count is required except for random (whose counts are drawn); --insns is the stream
  * length of random (200) and the repetitions of the others (1).  Without -o and --summary the
  * workload goes to stdout; --summary prints one line of counts on stdout.  Bad arguments: one
- * line "tdimm_workload: <reason>" on stderr, exit status 1.  The output is a function of the
+ * line "tdimm_workload: <reason>" on stderr, exit status 2.  The output is a function of the
  * arguments (and the index file) only.
  */
 #include <inttypes.h>
@@ -27,7 +27,7 @@ static const char *const kProg = "tdimm_workload";
 
 static unsigned cores_log2(const char *v) {
   long n = cutil_opt_long(kProg, "--cores", v, 1, 128);
-  if (n & (n - 1)) cutil_die(kProg, "--cores: %ld is not a power of two", n);
+  if (n & (n - 1)) cutil_fail(kProg, "--cores: %ld is not a power of two", n);
   unsigned l = 0;
   while ((1L << l) < n) l++;
   return l;
@@ -52,22 +52,22 @@ int main(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = 1;
     if (!strcmp(a, "--net")) {
-      if (!v) cutil_die(kProg, "--net needs a value");
+      if (!v) cutil_fail(kProg, "--net needs a value");
       net_s = v;
     } else if (!strcmp(a, "--op")) {
-      if (!v) cutil_die(kProg, "--op needs a value");
+      if (!v) cutil_fail(kProg, "--op needs a value");
       op_s = v;
     } else if (!strcmp(a, "--batch")) {
       batch = cutil_opt_long(kProg, a, v, 1, 128), net_only = 1, net_opt = a;
     } else if (!strcmp(a, "--dim-x")) {
       dim_x = cutil_opt_long(kProg, a, v, 1, 8), net_only = 1, net_opt = a;
     } else if (!strcmp(a, "--pool")) {
-      if (!v) cutil_die(kProg, "--pool needs a value");
+      if (!v) cutil_fail(kProg, "--pool needs a value");
       if (strcmp(v, "mean") && strcmp(v, "sum"))
-        cutil_die(kProg, "--pool: '%s' is not mean or sum", v);
+        cutil_fail(kProg, "--pool: '%s' is not mean or sum", v);
       pool_sum = !strcmp(v, "sum"), net_only = 1, net_opt = a;
     } else if (!strcmp(a, "--indices") || !strcmp(a, "--indices-out")) {
-      if (!v) cutil_die(kProg, "%s needs a value", a);
+      if (!v) cutil_fail(kProg, "%s needs a value", a);
       *(a[9] ? &idx_out : &idx_in) = v, net_only = 1, net_opt = a;
     } else if (!strcmp(a, "--count")) {
       count = cutil_opt_long(kProg, a, v, 0, TDIMM_MAX_COUNT), op_only = 1, op_opt = a;
@@ -76,14 +76,14 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--avg")) {
       avg = cutil_opt_long(kProg, a, v, 1, TDIMM_MAX_AVG), op_only = 1, op_opt = a;
     } else if (!strcmp(a, "--type")) {
-      if (!v) cutil_die(kProg, "--type needs a value");
+      if (!v) cutil_fail(kProg, "--type needs a value");
       if (strcmp(v, "fp32") && strcmp(v, "int32"))
-        cutil_die(kProg, "--type: '%s' is not fp32 or int32", v);
+        cutil_fail(kProg, "--type: '%s' is not fp32 or int32", v);
       type = !strcmp(v, "int32") ? TDIMM_T_INT32 : TDIMM_T_FP32, op_only = 1, op_opt = a;
     } else if (!strcmp(a, "--subop")) {
-      if (!v) cutil_die(kProg, "--subop needs a value");
+      if (!v) cutil_fail(kProg, "--subop needs a value");
       int s = find_name(v, kSub, 5);
-      if (s < 0) cutil_die(kProg, "--subop: '%s' is not add, sub, mul, max or min", v);
+      if (s < 0) cutil_fail(kProg, "--subop: '%s' is not add, sub, mul, max or min", v);
       subop = (unsigned)s, op_only = 1, op_opt = a;
     } else if (!strcmp(a, "--local-aw")) {
       local_aw = cutil_opt_long(kProg, a, v, 4, 27), op_only = 1, op_opt = a;
@@ -100,39 +100,39 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--summary")) {
       summary = 1, takes = 0;
     } else if (!strcmp(a, "-o")) {
-      if (!v) cutil_die(kProg, "-o needs a value");
+      if (!v) cutil_fail(kProg, "-o needs a value");
       out = v;
     } else {
-      cutil_die(kProg, "unknown argument '%s'", a);
+      cutil_fail(kProg, "unknown argument '%s'", a);
     }
     i += takes;
   }
-  if (!!net_s == !!op_s) cutil_die(kProg, "give one of --net NAME or --op OP");
-  if (net_s && op_only) cutil_die(kProg, "%s applies to --op workloads only", op_opt);
-  if (op_s && net_only) cutil_die(kProg, "%s applies to --net workloads only", net_opt);
+  if (!!net_s == !!op_s) cutil_fail(kProg, "give one of --net NAME or --op OP");
+  if (net_s && op_only) cutil_fail(kProg, "%s applies to --op workloads only", op_opt);
+  if (op_s && net_only) cutil_fail(kProg, "%s applies to --net workloads only", net_opt);
 
   tdimm_wl_t wl;
   tdimm_stats_t st;
   char err[512], comment[4096], line[640];
   if (net_s) {
     int net = tdimm_net_find(net_s);
-    if (net < 0) cutil_die(kProg, "unknown network '%s' (ncf, youtube, fox, facebook)", net_s);
-    if (idx_in && idx_out) cutil_die(kProg, "--indices and --indices-out exclude each other");
+    if (net < 0) cutil_fail(kProg, "unknown network '%s' (ncf, youtube, fox, facebook)", net_s);
+    if (idx_in && idx_out) cutil_fail(kProg, "--indices and --indices-out exclude each other");
     if (idx_in && (batch >= 0 || rows))
-      cutil_die(kProg, "%s and --indices exclude each other: the index file gives it",
+      cutil_fail(kProg, "%s and --indices exclude each other: the index file gives it",
                 batch >= 0 ? "--batch" : "--rows");
     tdimm_idx_t ix;
     tdimm_emb_params_t p = {(unsigned)net, batch < 0 ? 64u : (unsigned)batch, (unsigned)dim_x,
                             nd_log2, (uint64_t)rows, pool_sum > 0, (uint64_t)seed, NULL,
                             idx_in};
     if (idx_in) {
-      if (tdimm_idx_read(idx_in, &ix, err, sizeof err) != 0) cutil_die(kProg, "%s", err);
+      if (tdimm_idx_read(idx_in, &ix, err, sizeof err) != 0) cutil_fail(kProg, "%s", err);
       p.idx = &ix;
     }
     tdimm_emb_t lay;
     int rc = tdimm_emb_build(&p, &wl, &lay, err, sizeof err);
     if (idx_in) tdimm_idx_free(&ix);
-    if (rc) cutil_die(kProg, "%s", err);
+    if (rc) cutil_fail(kProg, "%s", err);
     st = lay.st;
     snprintf(line, sizeof line,
              "net=%s batch=%u dimx=%u cores=%u k=%u insns=%" PRIu64 " rows_gathered=%" PRIu64
@@ -170,16 +170,16 @@ int main(int argc, char **argv) {
   } else {
     int op = tdimm_synth_find(op_s);
     if (op < 0)
-      cutil_die(kProg, "unknown op '%s' (gather, reduce, average, mixed, random)", op_s);
+      cutil_fail(kProg, "unknown op '%s' (gather, reduce, average, mixed, random)", op_s);
     if (op == TDIMM_SYN_RANDOM && count >= 0)
-      cutil_die(kProg, "--count does not apply to --op random (its counts are drawn)");
-    if (op != TDIMM_SYN_RANDOM && count < 0) cutil_die(kProg, "--op %s needs --count", op_s);
+      cutil_fail(kProg, "--count does not apply to --op random (its counts are drawn)");
+    if (op != TDIMM_SYN_RANDOM && count < 0) cutil_fail(kProg, "--op %s needs --count", op_s);
     if (seq && op != TDIMM_SYN_GATHER && op != TDIMM_SYN_MIXED)
-      cutil_die(kProg, "--seq applies to --op gather and mixed only");
+      cutil_fail(kProg, "--seq applies to --op gather and mixed only");
     tdimm_synth_params_t p = {(unsigned)op, nd_log2, (unsigned)local_aw,
                               count < 0 ? 0u : (uint32_t)count, (unsigned)k, (unsigned)avg,
                               type, subop, seq, (uint64_t)rows, (unsigned)insns, (uint64_t)seed};
-    if (tdimm_synth_build(&p, &wl, &st, err, sizeof err) != 0) cutil_die(kProg, "%s", err);
+    if (tdimm_synth_build(&p, &wl, &st, err, sizeof err) != 0) cutil_fail(kProg, "%s", err);
     if (op == TDIMM_SYN_RANDOM)
       snprintf(line, sizeof line,
                "op=random cores=%u local_aw=%u insns=%" PRIu64 " rows_gathered=%" PRIu64

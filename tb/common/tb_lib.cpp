@@ -1,19 +1,67 @@
 // tb_lib.cpp -- implementation of the harness library (see tb_lib.h).
 #include "tb_lib.h"
 
+#include <cstdarg>
 #include <cstring>
+#include <iterator>
+#include <vector>
 
 #include "cutil.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static int g_argc;
 static char **g_argv;
+static const char *g_name = "harness";
+static std::vector<TbPlusarg> g_known;  // the common plusargs, then the harness's own
 
-const char *tb_plusarg(const char *prefix) {
-  size_t n = std::strlen(prefix);
+static const TbPlusarg kCommon[] = {
+    {"seed", "=N: random seed (default 1)"},
+    {"n", "=N: transactions (harness default)"},
+    {"timeout", "=N: cycle limit (0: harness default)"},
+    {"stall", "=P: percent of cycles with ready low (default 30)"},
+    {"gap", "=P: percent of cycles with valid low (default 30)"},
+    {"trace", "[=file]: FST waveform"},
+};
+
+void tb_fail(const char *fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::fprintf(stderr, "%s: ", g_name);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+  std::fflush(stdout);
+  std::exit(2);
+}
+
+// The name part of "+name=value" / "+name" (length), or -1 for Verilator's own +verilator+...
+static long plus_name_len(const char *arg) {
+  if (std::strncmp(arg, "+verilator+", 11) == 0) return -1;
+  const char *eq = std::strchr(arg + 1, '=');
+  return eq ? eq - (arg + 1) : static_cast<long>(std::strlen(arg + 1));
+}
+
+static const TbPlusarg *known(const char *name, size_t len) {
+  for (const TbPlusarg &k : g_known)
+    if (std::strlen(k.name) == len && std::strncmp(k.name, name, len) == 0) return &k;
+  return nullptr;
+}
+
+static std::string known_list() {
+  std::string s;
+  for (const TbPlusarg &k : g_known) s += std::string(s.empty() ? "" : ", ") + "+" + k.name;
+  return s;
+}
+
+const char *tb_plusarg(const char *name) {
+  size_t n = std::strlen(name);
+  if (!known(name, n)) {  // a harness bug: every plusarg a harness reads is declared
+    std::fprintf(stderr, "%s: internal error: +%s read but not declared to tb_init\n", g_name, name);
+    std::abort();
+  }
   for (int i = 1; i < g_argc; i++) {
     const char *s = g_argv[i];
-    if (s[0] == '+' && std::strncmp(s + 1, prefix, n) == 0) {
+    if (s[0] == '+' && std::strncmp(s + 1, name, n) == 0) {
       if (s[1 + n] == '=') return s + 2 + n;
       if (s[1 + n] == '\0') return "";
     }
@@ -21,18 +69,56 @@ const char *tb_plusarg(const char *prefix) {
   return nullptr;
 }
 
-void tb_init(int argc, char **argv, const char *name, long default_n, TbArgs *a) {
+uint64_t tb_plusarg_num(const char *name, uint64_t lo, uint64_t hi, uint64_t dflt) {
+  const char *v = tb_plusarg(name);
+  if (!v) return dflt;
+  if (!*v) tb_fail("+%s: needs a value (a number in %llu..%llu)", name, (unsigned long long)lo,
+                   (unsigned long long)hi);
+  uint64_t x;
+  if (cutil_parse_num(v, &x) != 0)
+    tb_fail("+%s=%s: not a number (expected %llu..%llu, decimal or 0x hex)", name, v,
+            (unsigned long long)lo, (unsigned long long)hi);
+  if (x < lo || x > hi)
+    tb_fail("+%s=%s: out of range (expected %llu..%llu)", name, v, (unsigned long long)lo,
+            (unsigned long long)hi);
+  return x;
+}
+
+bool tb_plusarg_flag(const char *name, bool dflt) {
+  const char *v = tb_plusarg(name);
+  if (!v) return dflt;
+  if (!*v || !std::strcmp(v, "1")) return true;
+  if (!std::strcmp(v, "0")) return false;
+  tb_fail("+%s=%s: not a switch (expected +%s, +%s=1 or +%s=0)", name, v, name, name, name);
+}
+
+void tb_init(int argc, char **argv, const char *name, long default_n, TbArgs *a,
+             std::initializer_list<TbPlusarg> own) {
   g_argc = argc;
   g_argv = argv;
+  g_name = name;
+  g_known.assign(std::begin(kCommon), std::end(kCommon));
+  g_known.insert(g_known.end(), own.begin(), own.end());
+  // every plusarg known, and given once
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (s[0] != '+') continue;
+    long len = plus_name_len(s);
+    if (len < 0) continue;
+    if (!known(s + 1, static_cast<size_t>(len)))
+      tb_fail("%s: unknown plusarg (known: %s)", s, known_list().c_str());
+    for (int j = 1; j < i; j++)
+      if (argv[j][0] == '+' && plus_name_len(argv[j]) == len && !std::strncmp(argv[j], s, static_cast<size_t>(len) + 1))
+        tb_fail("%s: +%.*s given twice (also %s)", s, static_cast<int>(len), s + 1, argv[j]);
+  }
   Verilated::commandArgs(argc, argv);
-  const char *v;
   a->name = name;
-  a->seed = (v = tb_plusarg("seed")) && *v ? std::strtoull(v, nullptr, 0) : 1;
-  a->n = (v = tb_plusarg("n")) && *v ? std::strtol(v, nullptr, 0) : default_n;
-  a->timeout = (v = tb_plusarg("timeout")) && *v ? std::strtoull(v, nullptr, 0) : 0;
-  a->stall_pct = (v = tb_plusarg("stall")) && *v ? std::atoi(v) : 30;
-  a->gap_pct = (v = tb_plusarg("gap")) && *v ? std::atoi(v) : 30;
-  v = tb_plusarg("trace");
+  a->seed = tb_plusarg_num("seed", 0, UINT64_MAX, 1);
+  a->n = static_cast<long>(tb_plusarg_num("n", 0, 1ull << 40, static_cast<uint64_t>(default_n)));
+  a->timeout = tb_plusarg_num("timeout", 0, 1ull << 62, 0);
+  a->stall_pct = static_cast<int>(tb_plusarg_num("stall", 0, 100, 30));
+  a->gap_pct = static_cast<int>(tb_plusarg_num("gap", 0, 100, 30));
+  const char *v = tb_plusarg("trace");
   a->trace = v != nullptr;
   a->trace_file = (v && *v) ? std::string(v) : std::string(name) + ".fst";
   // xorshift64* state from the seed.  The seed * c1 + c2 form is harmless here (unlike for

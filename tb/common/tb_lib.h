@@ -2,7 +2,9 @@
 //
 // Purpose: one place for the things every harness needs, so each harness only
 // drives its own ports and calls its golden model:
-//   * tb_init():   parses +seed=N, +trace[=file], +n=N, +timeout=N, +stall=P, +gap=P;
+//   * tb_init():   parses +seed=N, +trace[=file], +n=N, +timeout=N, +stall=P, +gap=P and
+//                  checks every other plusarg against the harness's own declared ones
+//                  (tb_plusarg_*: strict numbers, one-line errors, exit status 2);
 //                  seeds Verilator's randReset(2) so every register starts random.
 //   * tb_rand*():  one seeded xorshift64* generator (no libc rand()).
 //   * TbStall:     random valid gaps / ready backpressure with a percentage.
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include <verilated.h>
@@ -39,9 +42,34 @@ struct TbArgs {
   const char *name;
 };
 
-// Parses plusargs. `default_n` is used when +n is absent.
-void tb_init(int argc, char **argv, const char *name, long default_n, TbArgs *a);
-const char *tb_plusarg(const char *prefix);  // value after "+prefix=" or nullptr
+// ---- plusargs (the strict input layer of the harnesses)
+// A harness declares its own plusargs to tb_init; every command-line argument that starts
+// with '+' must then be a common one (+seed +n +timeout +stall +gap +trace), a declared one or
+// Verilator's own (+verilator+...), and may be given once.  Anything else -- a typo such as
+// +sed=5 -- is an error that lists the known plusargs.  Arguments without '+' are left to the
+// harness (fp_vectors reads TestFloat-style options).
+//
+// Every error is one line on stderr, "<harness>: +<arg>: <what is wrong> (<what was expected>)",
+// and exits with status 2 (bad input).  Numbers are decimal, or hex with a 0x prefix: no sign,
+// no blanks, no empty value, nothing after the number, within the stated range.
+struct TbPlusarg {
+  const char *name;  // "traffic" for +traffic=<value> (or +traffic alone)
+  const char *what;  // for the list of known plusargs, e.g. "=<file>: packets to inject"
+};
+
+// Parses the common plusargs into *a (seed 0..2^64-1, n 0..2^40, timeout 0..2^62, stall and
+// gap 0..100) after checking every plusarg. `default_n` is used when +n is absent.
+void tb_init(int argc, char **argv, const char *name, long default_n, TbArgs *a,
+             std::initializer_list<TbPlusarg> own = {});
+// The value after "+name=" ("" for a bare +name), or nullptr when absent.  name must be a
+// common or declared plusarg (a harness bug otherwise: the run aborts).
+const char *tb_plusarg(const char *name);
+// A numeric plusarg in lo..hi (dflt when absent); a bad value is an error (exit 2).
+uint64_t tb_plusarg_num(const char *name, uint64_t lo, uint64_t hi, uint64_t dflt);
+// A switch: dflt when absent; +name and +name=1 true, +name=0 false; anything else an error.
+bool tb_plusarg_flag(const char *name, bool dflt);
+// The exit of a harness on bad input: "<harness>: <message>" on stderr, status 2.
+[[noreturn]] void tb_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 uint64_t tb_rand(void);
 uint32_t tb_rand_u32(void);

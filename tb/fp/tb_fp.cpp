@@ -120,9 +120,10 @@ int main(int argc, char **argv) {
   TbArgs a;
   char name[64];
   std::snprintf(name, sizeof name, "fp_units %s", kFmtName[kF]);
-  tb_init(argc, argv, name, 1000000, &a);
+  tb_init(argc, argv, name, 1000000, &a,
+          {{"unit", "=<name>: only this unit"}, {"exhaustive", ": every input of the 16-bit formats"}});
   const char *only = tb_plusarg("unit");
-  const bool exhaustive = tb_plusarg("exhaustive") != nullptr;
+  const bool exhaustive = tb_plusarg_flag("exhaustive", false);
   TbSim<Top> sim(a, ~0ull);
   TbScore sc(name);
   FpDriver<Top> drv(sim, sc, a, kF);

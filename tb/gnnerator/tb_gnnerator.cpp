@@ -252,7 +252,14 @@ static void compare_region(Bench *b, uint64_t addr, uint64_t n, const char *what
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_gnnerator", 2000, &a);
+  tb_init(argc, argv, "tb_gnnerator", 2000, &a,
+          {{"workload", "=<file>: a workload file (sw/gnnerator)"},
+           {"lat", "=L: memory read latency (cycles, default 10)"},
+           {"bad", "=P: random stream, percent malformed instructions (default 5)"},
+           {"special", "=P: random stream, percent special values (default 5)"},
+           {"reset", "=0|1: random stream, a reset mid-stream (default 1)"},
+           {"dump", "=<file>: write the random stream as a workload file"},
+           {"reset_at", "=C: with +workload, reset at cycle C and run again"}});
   Bench b;
   if (gnn_cfg_init(&b.cfg, TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW) != 0 ||
       (TB_Gpes > 0 && (gnn_cfg_graph(&b.cfg, TB_Gpes, TB_Lanes, TB_EdgeDepth, TB_IfDepth,
@@ -261,11 +268,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "tb_gnnerator: bad build configuration\n");
     return 2;
   }
-  const char *v;
-  if ((v = tb_plusarg("lat")) && *v) b.lat = std::atoi(v);
-  int bad_pct = 5;
-  if ((v = tb_plusarg("bad")) && *v) bad_pct = std::atoi(v);
-  bool do_reset = !((v = tb_plusarg("reset")) && *v && std::atoi(v) == 0);
+  b.lat = static_cast<int>(tb_plusarg_num("lat", 1, 100000, 10));
+  const int bad_pct = static_cast<int>(tb_plusarg_num("bad", 0, 100, 5));
+  const bool do_reset = tb_plusarg_flag("reset", true);
   TbScore sc("gnnerator");
   b.sc = &sc;
   b.stall.pct = a.stall_pct;
@@ -291,15 +296,15 @@ int main(int argc, char **argv) {
     }
   } else {
     // a random stream over a random memory image (tb_gnn_stream.h)
-    int special = 5;
-    if ((v = tb_plusarg("special")) && *v) special = std::atoi(v);
+    const int special = static_cast<int>(tb_plusarg_num("special", 0, 100, 5));
     if (!tb_gnn_random_stream(&b.cfg, a.seed, (size_t)a.n, (unsigned)bad_pct, (unsigned)special,
                               &wl, err, sizeof err)) {
       std::fprintf(stderr, "tb_gnnerator: cannot make the random stream: %s\n", err);
       return 2;
     }
   }
-  if ((v = tb_plusarg("dump")) && *v) {  // the random stream as a workload file, to replay
+  if (const char *v = tb_plusarg("dump")) {  // the random stream as a workload file, to replay
+    if (!*v) tb_fail("+dump needs a file name");
     FILE *df = std::fopen(v, "w");
     if (!df || gnn_wl_write(df, &wl, "tb_gnnerator +dump") != 0 || std::fclose(df) != 0) {
       std::fprintf(stderr, "tb_gnnerator: cannot write %s\n", v);
@@ -315,8 +320,7 @@ int main(int argc, char **argv) {
   fresh_state(&b, &wl);
 
   uint64_t cycles = 0;
-  long reset_at = 0;
-  if ((v = tb_plusarg("reset_at")) && *v) reset_at = std::atol(v);
+  const long reset_at = static_cast<long>(tb_plusarg_num("reset_at", 0, 1ull << 40, 0));
   if (wlpath && reset_at > 0) {
     // reset in the middle of the program (e.g. inside a tile), then run it again from the start
     // on a fresh memory image: the engine must come back clean

@@ -555,7 +555,8 @@ void run_workload(Env &e, const char *path) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "gnnerator_axi", 300, &a);
+  tb_init(argc, argv, "gnnerator_axi", 300, &a, {{"bad", "=P: percent of malformed jobs in the random test"},
+                                                {"workload", "=<file>: a workload file (gnn_workload)"}});
   Env e(a);
   if (gnn_cfg_init(&e.cfg, TB_Rows, TB_Cols, TB_InDepth, TB_WtDepth, TB_OutDepth, TB_AddrW) != 0 ||
       (TB_Gpes > 0 &&
@@ -564,9 +565,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "tb_gnnerator_axi: bad build configuration\n");
     return 2;
   }
-  unsigned bad = 10;
-  const char *v;
-  if ((v = tb_plusarg("bad")) && *v) bad = static_cast<unsigned>(std::atoi(v));
+  const unsigned bad = static_cast<unsigned>(tb_plusarg_num("bad", 0, 100, 10));
   e.clk.reset();
   accel_bus *b = e.bus();
   e.sc.check("driver open (ID, HWCFG)", 0, 0, static_cast<uint64_t>(gnn_drv_open(&e.dev, b)));

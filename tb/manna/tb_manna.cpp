@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "cutil.h"
 #include "manna.h"
 
 typedef Vmanna Top;
@@ -51,95 +52,97 @@ static int space_of(const char *s) {
   return -1;
 }
 
+static uint32_t space_words(const mna_cfg_t &c, int sp) {
+  switch (sp) {
+    case MNA_SP_IMEM: return static_cast<uint32_t>(c.imem_depth);
+    case MNA_SP_MB: return static_cast<uint32_t>(c.mb_lines * c.emacs);
+    case MNA_SP_MS: return static_cast<uint32_t>(c.ms_lines * c.emacs);
+    case MNA_SP_VB: return static_cast<uint32_t>(c.vb_lines * c.emacs);
+    case MNA_SP_VS: return static_cast<uint32_t>(c.vs_lines * c.emacs);
+    case MNA_SP_SREG: return 16;
+    default: return 0;
+  }
+}
+
+// The workload file (docs/manna.md), checked as strictly as the driver's reader
+// (sw/manna/libmna_driver.c): every number in range, every record's words inside its space;
+// an error is one line "<path>:<line>: <what>" and the harness exits with status 2.
 static bool parse_workload(const char *path, const mna_cfg_t &cfg, std::vector<Rec> *recs) {
   FILE *f = std::fopen(path, "r");
-  if (!f) {
-    std::fprintf(stderr, "tb_manna: cannot open %s\n", path);
-    return false;
-  }
-  std::string line;
-  char buf[1 << 16];
-  int no = 0;
-  bool ok = true;
-  while (ok && std::fgets(buf, sizeof buf, f)) {
-    no++;
-    size_t n = std::strlen(buf);
-    if (n == sizeof buf - 1 && buf[n - 1] != '\n') {
-      std::fprintf(stderr, "tb_manna: %s:%d: line too long\n", path, no);
-      ok = false;
-      break;
-    }
-    char *hash = std::strchr(buf, '#');
-    if (hash) *hash = 0;
-    std::vector<char *> tok;
-    for (char *t = std::strtok(buf, " \t\r\n"); t; t = std::strtok(nullptr, " \t\r\n")) tok.push_back(t);
-    if (tok.empty()) continue;
-    Rec r{};
-    r.kind = tok[0][0];
-    if (std::strlen(tok[0]) != 1 && std::strcmp(tok[0], "cfg") != 0) r.kind = '?';
+  if (!f) tb_fail("%s: cannot open", path);
+  std::vector<char> buf(1 << 17);
+  std::vector<char *> tok(1 << 14);
+  char why[128];
+  long no = 0;
+  for (;;) {
+    const int nt = cutil_read_tokens(f, buf.data(), buf.size(), tok.data(), static_cast<int>(tok.size()), &no,
+                                     nullptr, why, sizeof why);
+    if (nt == 0) break;
+    if (nt < 0) tb_fail("%s:%ld: %s", path, no, why);
+    uint64_t v;
     if (!std::strcmp(tok[0], "cfg")) {
-      // tiles=T emacs=E mb= ms= vb= vs= imem= rf=
-      for (size_t i = 1; i < tok.size(); i++) {
-        char key[16];
-        long v;
-        if (std::sscanf(tok[i], "%15[a-z]=%ld", key, &v) != 2) continue;
-        long want = -1;
-        if (!std::strcmp(key, "tiles")) want = cfg.tiles;
-        else if (!std::strcmp(key, "emacs")) want = cfg.emacs;
-        else if (!std::strcmp(key, "mb")) want = cfg.mb_lines;
-        else if (!std::strcmp(key, "ms")) want = cfg.ms_lines;
-        else if (!std::strcmp(key, "vb")) want = cfg.vb_lines;
-        else if (!std::strcmp(key, "vs")) want = cfg.vs_lines;
-        else if (!std::strcmp(key, "imem")) want = cfg.imem_depth;
-        else if (!std::strcmp(key, "rf")) want = cfg.rf_regs;
-        if (want >= 0 && want != v) {
-          std::fprintf(stderr, "tb_manna: %s:%d: the file is for %s=%ld, this build has %ld\n",
-                       path, no, key, v, want);
-          ok = false;
-        }
+      for (int i = 1; i < nt; i++) {
+        char *eq = std::strchr(tok[i], '=');
+        if (!eq) tb_fail("%s:%ld: cfg: '%s' is not key=value", path, no, tok[i]);
+        *eq = 0;
+        if (cutil_parse_dec(eq + 1, 0, 1u << 30, &v)) tb_fail("%s:%ld: cfg: bad value of %s", path, no, tok[i]);
+        long want = !std::strcmp(tok[i], "tiles") ? cfg.tiles
+                    : !std::strcmp(tok[i], "emacs") ? cfg.emacs
+                    : !std::strcmp(tok[i], "mb")    ? cfg.mb_lines
+                    : !std::strcmp(tok[i], "ms")    ? cfg.ms_lines
+                    : !std::strcmp(tok[i], "vb")    ? cfg.vb_lines
+                    : !std::strcmp(tok[i], "vs")    ? cfg.vs_lines
+                    : !std::strcmp(tok[i], "imem")  ? cfg.imem_depth
+                    : !std::strcmp(tok[i], "rf")    ? cfg.rf_regs
+                                                    : -1;
+        if (want < 0) tb_fail("%s:%ld: cfg: unknown key '%s'", path, no, tok[i]);
+        if (static_cast<uint64_t>(want) != v)
+          tb_fail("%s:%ld: the file is for %s=%llu, this build has %ld", path, no, tok[i],
+                  static_cast<unsigned long long>(v), want);
       }
       continue;
     }
-    auto tile_of = [&](const char *s) { return std::strcmp(s, "*") == 0 ? -1 : std::atoi(s); };
-    switch (r.kind) {
-      case 'p':
-        if (tok.size() < 4) { ok = false; break; }
-        r.tile = tile_of(tok[1]);
-        r.space = MNA_SP_IMEM;
-        r.addr = static_cast<uint32_t>(std::strtoul(tok[2], nullptr, 0));
-        for (size_t i = 3; i < tok.size(); i++) r.words.push_back(std::strtoull(tok[i], nullptr, 16));
-        break;
-      case 'm':
-        if (tok.size() < 5) { ok = false; break; }
-        r.tile = tile_of(tok[1]);
-        r.space = space_of(tok[2]);
-        r.addr = static_cast<uint32_t>(std::strtoul(tok[3], nullptr, 0));
-        for (size_t i = 4; i < tok.size(); i++) r.words.push_back(std::strtoull(tok[i], nullptr, 16));
-        if (r.space < 0) ok = false;
-        break;
-      case 's':
-        if (tok.size() < 2) { ok = false; break; }
-        r.addr = static_cast<uint32_t>(std::strtoul(tok[1], nullptr, 0));
-        break;
-      case 'c':
-        if (tok.size() < 5) { ok = false; break; }
-        r.tile = tile_of(tok[1]);
-        r.space = space_of(tok[2]);
-        r.addr = static_cast<uint32_t>(std::strtoul(tok[3], nullptr, 0));
-        r.len = static_cast<uint32_t>(std::strtoul(tok[4], nullptr, 0));
-        if (r.space < 0) ok = false;
-        break;
-      default:
-        ok = false;
+    Rec r{};
+    r.kind = tok[0][0];
+    if (std::strlen(tok[0]) != 1 || !std::strchr("pmsc", r.kind)) tb_fail("%s:%ld: unknown record '%s'", path, no, tok[0]);
+    if (r.kind == 's') {
+      // a start PC beyond the instruction memory is legal input: the RTL's PC error (err_pc)
+      if (nt != 2 || cutil_parse_num(tok[1], &v) || v > 0xFFFF)
+        tb_fail("%s:%ld: s: bad start PC (expected 's <pc>', pc 0..65535)", path, no);
+      r.addr = static_cast<uint32_t>(v);
+      recs->push_back(r);
+      continue;
     }
-    if (!ok) {
-      std::fprintf(stderr, "tb_manna: %s:%d: malformed record\n", path, no);
-      break;
+    const int first = r.kind == 'p' ? 3 : 4;
+    if (r.kind == 'c' ? (nt < 5 || nt > 6) : nt < first + 1) tb_fail("%s:%ld: %c: wrong number of fields", path, no, r.kind);
+    if (!std::strcmp(tok[1], "*")) r.tile = -1;
+    else if (cutil_parse_dec(tok[1], 0, static_cast<uint64_t>(cfg.tiles) - 1, &v))
+      tb_fail("%s:%ld: bad tile '%s' (expected 0..%d or *)", path, no, tok[1], cfg.tiles - 1);
+    else r.tile = static_cast<int>(v);
+    r.space = r.kind == 'p' ? MNA_SP_IMEM : space_of(tok[2]);
+    if (r.space < 0 || (r.kind == 'm' && r.space == MNA_SP_IMEM)) tb_fail("%s:%ld: bad space '%s'", path, no, tok[2]);
+    uint64_t addr, n;
+    if (cutil_parse_dec(tok[first - 1], 0, 0xFFFFFu, &addr)) tb_fail("%s:%ld: bad address '%s'", path, no, tok[first - 1]);
+    r.addr = static_cast<uint32_t>(addr);
+    if (r.kind == 'c') {
+      if (cutil_parse_dec(tok[4], 0, 0x100000u, &n)) tb_fail("%s:%ld: c: bad length '%s'", path, no, tok[4]);
+      r.len = static_cast<uint32_t>(n);
+    } else {
+      n = static_cast<uint64_t>(nt - first);
+      const uint64_t max = r.space == MNA_SP_IMEM ? ~0ull : 0xFFFFFFFFull;
+      for (int i = first; i < nt; i++) {
+        if (cutil_parse_hex(tok[i], max, &v)) tb_fail("%s:%ld: bad word '%s'", path, no, tok[i]);
+        r.words.push_back(v);
+      }
     }
+    const uint32_t sw = space_words(cfg, r.space);
+    if (addr + n > sw)
+      tb_fail("%s:%ld: %c: words %llu..%llu beyond the space (%u words)", path, no, r.kind,
+              static_cast<unsigned long long>(addr), static_cast<unsigned long long>(addr + n - 1), sw);
     recs->push_back(r);
   }
   std::fclose(f);
-  return ok;
+  return true;
 }
 
 // ------------------------------------------------------------------ the RTL side of the host port
@@ -191,21 +194,15 @@ struct Host {
   }
 };
 
-static uint32_t space_words(const mna_cfg_t &c, int sp) {
-  switch (sp) {
-    case MNA_SP_IMEM: return static_cast<uint32_t>(c.imem_depth);
-    case MNA_SP_MB: return static_cast<uint32_t>(c.mb_lines * c.emacs);
-    case MNA_SP_MS: return static_cast<uint32_t>(c.ms_lines * c.emacs);
-    case MNA_SP_VB: return static_cast<uint32_t>(c.vb_lines * c.emacs);
-    case MNA_SP_VS: return static_cast<uint32_t>(c.vs_lines * c.emacs);
-    case MNA_SP_SREG: return 16;
-    default: return 0;
-  }
-}
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_manna", 1, &a);
+  tb_init(argc, argv, "tb_manna", 1, &a,
+          {{"workload", "=<file>: a workload file (required)"},
+           {"reset", "[=0|1]: reset mid-run, then replay (default 0)"},
+           {"busy", "[=0|1]: requests while a run is in flight must be refused (default 0)"},
+           {"hostbad", "=N: N malformed host requests first (default 0)"},
+           {"cycles", "[=0|1]: compare the run's cycles with the model's prediction (default 0)"}});
   mna_cfg_t cfg;
   mna_cfg_default(&cfg);
   cfg.tiles = TB_Tiles;
@@ -225,23 +222,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *wl = tb_plusarg("workload");
-  if (!wl) {
-    std::fprintf(stderr, "tb_manna: +workload=FILE is required\n");
-    return 2;
-  }
+  if (!wl || !*wl) tb_fail("+workload=FILE is required");
   std::vector<Rec> recs;
   if (!parse_workload(wl, cfg, &recs)) return 2;
-  const char *rs = tb_plusarg("reset");
-  const char *bz = tb_plusarg("busy");
-  const char *hb = tb_plusarg("hostbad");
-  bool do_reset = rs && std::atoi(rs) != 0;
-  bool do_busy = bz && std::atoi(bz) != 0;
-  const char *cy = tb_plusarg("cycles");
-  const bool do_cycles = cy && std::atoi(cy) != 0;
+  const bool do_reset = tb_plusarg_flag("reset", false);
+  const bool do_busy = tb_plusarg_flag("busy", false);
+  const bool do_cycles = tb_plusarg_flag("cycles", false);
   // the prediction is of a run whose end is seen at once: no host stalls, gaps or busy probes
   const bool cycles_exact = do_cycles && a.stall_pct == 0 && a.gap_pct == 0 && !do_busy;
   long cycle_runs = 0, cycle_exact = 0;
-  long hostbad = hb ? std::atol(hb) : 0;
+  const long hostbad = static_cast<long>(tb_plusarg_num("hostbad", 0, 1000000, 0));
 
   TbSim<Top> sim(a, a.timeout ? a.timeout : 50000000ull);
   TbScore sc("manna");

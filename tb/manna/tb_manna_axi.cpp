@@ -708,7 +708,7 @@ void random_workloads(Env &e, long n) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "manna_axi", 4, &a);
+  tb_init(argc, argv, "manna_axi", 4, &a, {{"workload", "=<file>: a workload file (mna_workload)"}});
   Env e(a);
   mna_cfg_default(&e.cfg);
   e.cfg.tiles = TB_Tiles;

@@ -11,6 +11,7 @@
 //
 // Ordering rule checked across an invalidate: a request accepted at or after the edge where
 // inv_i is high must see the new tables; one accepted before may see the old or the new ones.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -143,17 +144,16 @@ int run_random(const TbArgs &a) {
   PtBuilder pb(mem);
   RandImage ri;
   build_random(pb, ri);
-  const char *s;
   MmuEnv env(a, ~0ull, mem);
-  env.lat_lo = (s = tb_plusarg("latlo")) ? (uint32_t)atoi(s) : 1;
-  env.lat_hi = (s = tb_plusarg("lathi")) ? (uint32_t)atoi(s) : 60;
+  env.lat_lo = static_cast<uint32_t>(tb_plusarg_num("latlo", 1, 100000, 1));
+  env.lat_hi = static_cast<uint32_t>(tb_plusarg_num("lathi", env.lat_lo, 100000, std::max<uint32_t>(60, env.lat_lo)));
   env.mem_stall_pct = a.stall_pct;
   env.rsp_stall_pct = a.stall_pct;
-  const bool do_inv = !(s = tb_plusarg("inv")) || atoi(s) != 0;
-  const bool do_reset = !(s = tb_plusarg("reset")) || atoi(s) != 0;
-  unsigned cfg_w = (s = tb_plusarg("walkers")) ? (unsigned)atoi(s) : 0;
-  unsigned cfg_s = (s = tb_plusarg("slots")) ? (unsigned)atoi(s) : TB_Slots;
-  unsigned cfg_t = (s = tb_plusarg("tpreg")) ? (unsigned)atoi(s) : 1;
+  const bool do_inv = tb_plusarg_flag("inv", true);
+  const bool do_reset = tb_plusarg_flag("reset", true);
+  unsigned cfg_w = static_cast<unsigned>(tb_plusarg_num("walkers", 0, TB_Walkers, 0));
+  unsigned cfg_s = static_cast<unsigned>(tb_plusarg_num("slots", 0, TB_Slots, TB_Slots));
+  unsigned cfg_t = static_cast<unsigned>(tb_plusarg_num("tpreg", 0, 1, 1));
   env.config(cfg_w, cfg_s, cfg_t);
   env.reset();
 
@@ -611,7 +611,15 @@ int t_cfg_clamp(const TbArgs &a) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_neummu", 100000, &a);
+  tb_init(argc, argv, "tb_neummu", 100000, &a,
+          {{"test", "=<name>: a directed test (default random)"},
+           {"latlo", "=N: random test, shortest memory latency (cycles)"},
+           {"lathi", "=N: random test, longest memory latency (cycles)"},
+           {"inv", "=0|1: random test, TLB invalidations (default 1)"},
+           {"reset", "=0|1: random test, a reset in the run (default 1)"},
+           {"walkers", "=N: random test, walkers enabled (0 all)"},
+           {"slots", "=N: random test, merge slots per walker"},
+           {"tpreg", "=0|1: random test, translation-path register"}});
   const char *t = tb_plusarg("test");
   std::string name = t ? t : "random";
   struct { const char *n; int (*f)(const TbArgs &); } tests[] = {

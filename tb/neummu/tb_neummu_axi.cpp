@@ -332,8 +332,7 @@ int run_workload(Env &e, const char *trace, const char *image, uint64_t &id) {
   }
   std::vector<uint64_t> va;
   std::vector<uint8_t> wr;
-  long max = 0;
-  if (const char *m = tb_plusarg("max")) max = std::strtol(m, nullptr, 0);
+  const long max = static_cast<long>(tb_plusarg_num("max", 0, 1ull << 40, 0));
   nmmu_event_t ev;
   int k;
   while ((k = nmmu_trace_next(&rd, &ev)) != 0 && (!max || static_cast<long>(va.size()) < max)) {
@@ -367,7 +366,9 @@ int run_workload(Env &e, const char *trace, const char *image, uint64_t &id) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "neummu_axi", 20000, &a);
+  tb_init(argc, argv, "neummu_axi", 20000, &a,
+          {{"workload", "=<file>: a trace (nmmu_trace)"}, {"image", "=<file>: its page-table image"},
+           {"max", "=N: at most N accesses of the trace (0 all)"}});
   Env e(a);
   e.clk.reset();
   e.sc.check("driver open (ID, HWCFG)", 0, 0, static_cast<uint64_t>(nmmu_drv_open(&e.dev, e.bus(), 64)));

@@ -397,27 +397,15 @@ static int layout_status(const nmmu_layout_t *l, uint64_t va, bool wr) {
 // One-line error about a file: "npu: <path>: <reason>" (the reason may already name the path).
 static void file_error(const char *path, const std::string &why) {
   if (why.compare(0, std::strlen(path), path) == 0)
-    std::fprintf(stderr, "npu: %s\n", why.c_str());
+    std::fprintf(stderr, "neummu_npu: %s\n", why.c_str());
   else
-    std::fprintf(stderr, "npu: %s: %s\n", path, why.c_str());
+    std::fprintf(stderr, "neummu_npu: %s: %s\n", path, why.c_str());
 }
 
 static double layer_weighted(const std::vector<LayerRec> &ls) {
   double w = 0;
   for (const LayerRec &l : ls) w += (l.end - l.start) * l.scale;
   return w;
-}
-
-static unsigned long arg_ul(const char *name, unsigned long dflt) {
-  const char *v = tb_plusarg(name);
-  if (!v || !*v) return dflt;
-  char *end;
-  unsigned long x = std::strtoul(v, &end, 0);
-  if (*end) {
-    std::fprintf(stderr, "npu: +%s=%s is not a number\n", name, v);
-    std::exit(2);
-  }
-  return x;
 }
 
 // Accumulates a 32-bit wrapping RTL counter.
@@ -525,34 +513,37 @@ static double replay_run(const char *path, double bw, double data_lat, uint64_t 
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "neummu_npu", 0, &a);
+  tb_init(argc, argv, "neummu_npu", 0, &a,
+          {{"workload", "=<file>: the trace (nmmu_trace)"},
+           {"image", "=<file>: its page-table image (nmmu_ptgen)"},
+           {"walkers", "=N: walkers enabled (0 all)"},
+           {"slots", "=N: merge slots per walker"},
+           {"tpreg", "=0|1: translation-path register"},
+           {"memlat", "=N: page-table memory latency (cycles)"},
+           {"memlat_data", "=N: data memory latency (cycles)"},
+           {"bw", "=B: data memory bandwidth (bytes per cycle)"},
+           {"max_xfers", "=N: stop after N transfers (0 all)"},
+           {"layers", "[=0|1]: print the per-layer table"},
+           {"oracle_lat", "=N: a fixed translation latency instead of the MMU (0 off)"},
+           {"oracle_only", "[=0|1]: only the oracle run"},
+           {"xlate_ahead", "=N: translations issued N transfers ahead (0 off)"}});
   TbScore score("neummu_npu");
   const char *trace_path = tb_plusarg("workload");
   const char *image_path = tb_plusarg("image");
-  if (!trace_path || !*trace_path || !image_path || !*image_path) {
-    std::fprintf(stderr, "npu: usage: +workload=<trace file> +image=<image file> [+walkers=N "
-                         "+slots=M +tpreg=0|1 +memlat=N +max_xfers=N]\n");
-    return 2;
-  }
-  const unsigned walkers = (unsigned)arg_ul("walkers", TB_Walkers);
-  const unsigned slots = (unsigned)arg_ul("slots", TB_Slots);
-  const unsigned tpreg = (unsigned)arg_ul("tpreg", 1);
-  const unsigned memlat = (unsigned)arg_ul("memlat", 100);
-  const unsigned long max_xfers = arg_ul("max_xfers", 0);
-  const double data_lat = (double)arg_ul("memlat_data", 100);
-  const double bw = (double)arg_ul("bw", 600);
-  const bool print_layers = arg_ul("layers", 0) != 0;
-  const unsigned long oracle_lat = arg_ul("oracle_lat", 0);
-  const bool oracle_only = arg_ul("oracle_only", 0) != 0;
-  const unsigned long ahead = arg_ul("xlate_ahead", 0);
-  if (walkers > TB_Walkers || slots > TB_Slots || tpreg > 1 || memlat < 1 || bw <= 0 ||
-      oracle_lat > 1000000 || ahead > (1ul << 20) || (ahead && oracle_lat)) {
-    std::fprintf(stderr, "npu: configuration out of range (built with %d walkers, %d slots; "
-                         "tpreg 0|1; memlat >= 1; bw > 0; oracle_lat <= 10^6; xlate_ahead <= 2^20, not "
-                         "with oracle_lat)\n", TB_Walkers,
-                 TB_Slots);
-    return 2;
-  }
+  if (!trace_path || !*trace_path || !image_path || !*image_path)
+    tb_fail("needs +workload=<trace file> and +image=<image file>");
+  const unsigned walkers = static_cast<unsigned>(tb_plusarg_num("walkers", 0, TB_Walkers, TB_Walkers));
+  const unsigned slots = static_cast<unsigned>(tb_plusarg_num("slots", 0, TB_Slots, TB_Slots));
+  const unsigned tpreg = static_cast<unsigned>(tb_plusarg_num("tpreg", 0, 1, 1));
+  const unsigned memlat = static_cast<unsigned>(tb_plusarg_num("memlat", 1, 1000000, 100));
+  const unsigned long max_xfers = static_cast<unsigned long>(tb_plusarg_num("max_xfers", 0, 1ull << 40, 0));
+  const double data_lat = static_cast<double>(tb_plusarg_num("memlat_data", 0, 1000000, 100));
+  const double bw = static_cast<double>(tb_plusarg_num("bw", 1, 1000000, 600));
+  const bool print_layers = tb_plusarg_flag("layers", false);
+  const unsigned long oracle_lat = static_cast<unsigned long>(tb_plusarg_num("oracle_lat", 0, 1000000, 0));
+  const bool oracle_only = tb_plusarg_flag("oracle_only", false);
+  const unsigned long ahead = static_cast<unsigned long>(tb_plusarg_num("xlate_ahead", 0, 1ull << 20, 0));
+  if (ahead && oracle_lat) tb_fail("+xlate_ahead and +oracle_lat exclude each other");
 
   char err[256] = {0};
   nmmu_mem_t *mem = nmmu_mem_load(image_path, err, sizeof err);
@@ -602,6 +593,9 @@ int main(int argc, char **argv) {
     t++;
   }
   const double orc_raw = orc.model.layers.empty() ? 0 : orc.model.layers.back().end;
+  // the run's time limit is derived from it (as a 64-bit cycle count): bound it first
+  if (!(orc_raw < 1e13))
+    tb_fail("%s: the oracle's run takes %.3g cycles, beyond this harness's limit of 10^13", trace_path, orc_raw);
   const double orc_w = layer_weighted(orc.model.layers);
   const uint64_t nxfers = orc.issued;
   orc.close();

@@ -33,6 +33,7 @@ neunoc_load.png there instead of touching docs/results), NEUNOC_SYNTH=0 (no synt
 missing from $BUILD/synth/area.tsv are left out).
 """
 import concurrent.futures as cf
+import functools
 import math
 import os
 import subprocess
@@ -890,6 +891,7 @@ EXPLAIN = {
 
 
 # ---------------------------------------------------------------- NN study (Figures 41-43)
+@functools.lru_cache(maxsize=None)
 def nn_bound(bench):
     """Images per cycle the busiest ejection channel allows: 1 / (largest sending layer's PEs x
     (1 + NN_WORDS) flits) (docs/neunoc.md)."""
@@ -900,6 +902,7 @@ def nn_bound(bench):
     return 1.0 / (max(pes[:-1]) * (1 + NN_WORDS))
 
 
+@functools.lru_cache(maxsize=None)   # a mapper run (seconds on the large benchmarks), asked for often
 def mesh_link_bound(bench):
     """Images per cycle the mesh baseline's busiest link allows: 1 / (the mapper's maximum link load
     of the NN-aware mapping at K = 1, in unicast packets per image, x (1 + NN_WORDS) flits)."""

@@ -41,18 +41,6 @@ namespace {
 nnoc_cfg_t g_cfg;
 int g_fw, g_np, g_nr;
 
-long arg_long(const char *name, long dflt) {
-  const char *v = tb_plusarg(name);
-  if (!v) return dflt;
-  char *end;
-  long x = strtol(v, &end, 0);
-  if (*v == '\0' || *end != '\0') {
-    std::fprintf(stderr, "noc: +%s=%s: not a number\n", name, v);
-    std::exit(2);
-  }
-  return x;
-}
-
 // ---------------------------------------------------------------- flit <-> port bits
 template <class T>
 void put_flit(T &port, int idx, const nnoc_flit_t &f) {
@@ -389,19 +377,14 @@ uint32_t rand_pe_mask() {
 
 // ---------------------------------------------------------------- +test=random / +traffic
 int run_random(const TbArgs &a) {
-  long rate = arg_long("rate", 30);      // per mille per PE per cycle
-  long maxlen = arg_long("maxlen", 3 * TB_Depth);
-  long mc = arg_long("mc", 30);
-  long mcmax = arg_long("mcmax", g_nr);
-  long zeros = arg_long("zeros", 30);
+  const long rate = static_cast<long>(tb_plusarg_num("rate", 1, 1000, 30));  // per mille per PE per cycle
+  const long maxlen = static_cast<long>(tb_plusarg_num("maxlen", 0, NNOC_MAX_WORDS - 1, 3 * TB_Depth));
+  const long mc = static_cast<long>(tb_plusarg_num("mc", 0, 100, 30));
+  const long mcmax = static_cast<long>(tb_plusarg_num("mcmax", 2, NNOC_MAX_ROUTERS, std::max(2, g_nr)));
+  const long zeros = static_cast<long>(tb_plusarg_num("zeros", 0, 100, 30));
   if (g_cfg.dst_coord && (tb_plusarg("mc") || tb_plusarg("mcmax"))) {
     std::fprintf(stderr, "noc: +mc/+mcmax need bit-string heads (this build has DstCoord = 1: one "
                          "destination router per packet)\n");
-    return 2;
-  }
-  if (rate < 1 || rate > 1000 || maxlen < 0 || maxlen > NNOC_MAX_WORDS - 1 || mc < 0 || mc > 100 ||
-      mcmax < 2 || zeros < 0 || zeros > 100) {
-    std::fprintf(stderr, "noc: +rate/+maxlen/+mc/+mcmax/+zeros out of range\n");
     return 2;
   }
   Env e(a, 400ull * a.n + 200000, "neunoc random");
@@ -440,27 +423,28 @@ int run_random(const TbArgs &a) {
 }
 
 int run_traffic(const TbArgs &a, const char *path) {
+  const long max_pkts = static_cast<long>(tb_plusarg_num("max_pkts", 0, 1ull << 40, 0));
+  const bool sink_stall = tb_plusarg_flag("sink_stall", false);
+  const long warm = static_cast<long>(tb_plusarg_num("warmup", 0, 1ull << 40, 0));
+  const long meas = static_cast<long>(tb_plusarg_num("measure", 0, 1ull << 40, 0));
   char err[256];
   nnoc_cfg_t fc = g_cfg;
+  // The whole file is read before the simulation: a malformed line is reported at once, not
+  // when the simulation reaches it, and a packet beyond the time limit before any is run.
+  long npkts;
+  uint64_t last_t;
+  if (nnoc_traffic_scan(path, &fc, &npkts, &last_t, err, sizeof err) != 0) tb_fail("%s", err);
+  if (fc.k != g_cfg.k || fc.cols != g_cfg.cols || fc.rows != g_cfg.rows)
+    tb_fail("%s: net %d %d %d does not match this build (%d %d %d)", path, fc.k, fc.cols, fc.rows, g_cfg.k,
+            g_cfg.cols, g_cfg.rows);
+  const uint64_t limit = a.timeout ? a.timeout : 50000000ull;
+  if (last_t >= limit)
+    tb_fail("%s: the last packet is created at cycle %llu, after the time limit of %llu cycles (+timeout)", path,
+            static_cast<unsigned long long>(last_t), static_cast<unsigned long long>(limit));
   nnoc_traffic_t *tf = nnoc_traffic_open(path, &fc, err, sizeof err);
-  if (!tf) {
-    std::fprintf(stderr, "noc: %s\n", err);
-    return 2;
-  }
-  if (fc.k != g_cfg.k || fc.cols != g_cfg.cols || fc.rows != g_cfg.rows) {
-    std::fprintf(stderr, "noc: %s: net %d %d %d does not match this build (%d %d %d)\n", path, fc.k, fc.cols,
-                 fc.rows, g_cfg.k, g_cfg.cols, g_cfg.rows);
-    nnoc_traffic_close(tf);
-    return 2;
-  }
-  long max_pkts = arg_long("max_pkts", 0);
-  Env e(a, a.timeout ? a.timeout : 50000000ull, "neunoc traffic");
-  e.sinks_ready_always = arg_long("sink_stall", 0) == 0;
-  long warm = arg_long("warmup", 0), meas = arg_long("measure", 0);
-  if (warm < 0 || meas < 0) {
-    std::fprintf(stderr, "noc: +warmup and +measure are cycles (>= 0)\n");
-    return 2;
-  }
+  if (!tf) tb_fail("%s", err);
+  Env e(a, limit, "neunoc traffic");
+  e.sinks_ready_always = !sink_stall;
   if (meas > 0) {
     e.win_lo = static_cast<uint64_t>(warm);
     e.win_hi = static_cast<uint64_t>(warm + meas);
@@ -949,9 +933,19 @@ int run_saturate(const TbArgs &a) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  Verilated::commandArgs(argc, argv);
   TbArgs a;
-  tb_init(argc, argv, "tb_neunoc", 20000, &a);
+  tb_init(argc, argv, "tb_neunoc", 20000, &a,
+          {{"test", "=<name>: a directed test (default random)"},
+           {"traffic", "=<file>: inject a traffic file's packets"},
+           {"rate", "=R: random test, packets per mille per PE per cycle"},
+           {"maxlen", "=N: random test, longest packet (words)"},
+           {"mc", "=P: random test, percent multicast"},
+           {"mcmax", "=N: random test, most routers per multicast"},
+           {"zeros", "=P: random test, percent zero words"},
+           {"max_pkts", "=N: traffic, stop after N packets (0 all)"},
+           {"sink_stall", "[=0|1]: traffic, sinks stall at +stall"},
+           {"warmup", "=N: traffic, measurement window start (cycles)"},
+           {"measure", "=N: traffic, measurement window length (cycles)"}});
   g_cfg.k = TB_K;
   g_cfg.cols = TB_Cols;
   g_cfg.rows = TB_Rows;

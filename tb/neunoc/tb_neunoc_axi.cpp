@@ -221,7 +221,7 @@ void test_registers(Env &e) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "neunoc_axi", 4000, &a);
+  tb_init(argc, argv, "neunoc_axi", 4000, &a, {{"traffic", "=<file>: send a traffic file's packets"}});
   Env e(a);
   e.clk.reset();
   accel_bus *b = e.bus();

@@ -359,7 +359,7 @@ static bool read_workload(const char *path, std::vector<SmxRow> *rows) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, kTb, 20000, &a);
+  tb_init(argc, argv, kTb, 20000, &a, {{"workload", "=<file>: rows of a score file (smx_scores)"}});
   smx_tb_print_config();
   Harness h(a);
   const char *wl = tb_plusarg("workload");

@@ -277,7 +277,7 @@ bool read_rows(const char *path, std::vector<std::vector<int8_t>> *rows) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "softermax_axi", 200, &a);
+  tb_init(argc, argv, "softermax_axi", 200, &a, {{"workload", "=<file>: rows of a score file (smx_scores)"}});
   Env e(a);
   e.clk.reset();
   e.sc.check("driver open (ID, HWCFG)", 0, 0, static_cast<uint64_t>(smx_drv_open(&e.dev, e.bus())));

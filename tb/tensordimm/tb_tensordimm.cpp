@@ -10,7 +10,7 @@
 //                      and retire backpressure (+stall), a random refresh phase, and one reset
 //                      in the middle of an instruction (+reset=0 turns it off)
 //   +workload=FILE     the instructions and memory image of a workload file (sw/tensordimm)
-//   +dir=NAME          directed tests (tb_tdimm_directed below)
+//   +dir[=1]           directed tests (tb_tdimm_directed below)
 //   +fault=F           dbg_fault_i = F (1 tRCD, 2 tFAW, 3 read CAS spacing, 4 refresh): passes
 //                      when the timing checker reports violations (data is not checked)
 // Checks: every instruction's node status, error mask and per-core rows against the model;
@@ -222,13 +222,14 @@ static std::vector<Directed> directed_insns() {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tb_tensordimm", 2000, &a);
+  tb_init(argc, argv, "tb_tensordimm", 2000, &a,
+          {{"workload", "=<file>: a workload file (sw/tensordimm)"},
+           {"dir", "[=1]: the directed tests"},
+           {"fault", "=F: seeded DDR4 fault (1 tRCD, 2 tFAW, 3 read CAS spacing, 4 refresh)"},
+           {"reset", "=0|1: random test, a reset mid-instruction (default 1)"}});
   const char *wl_path = tb_plusarg("workload");
-  const char *dir = tb_plusarg("dir");
-  const char *fault_s = tb_plusarg("fault");
-  const char *reset_s = tb_plusarg("reset");
-  const bool directed = dir != nullptr;
-  const bool do_reset = !wl_path && !directed && !(reset_s && std::atoi(reset_s) == 0);
+  const bool directed = tb_plusarg_flag("dir", false);
+  const bool do_reset = !wl_path && !directed && tb_plusarg_flag("reset", true);
   const bool windows = !wl_path && !directed;
 
   Tb tb;
@@ -237,7 +238,7 @@ int main(int argc, char **argv) {
   tb.sim = &sim;
   tb.t = sim.top;
   tb.sc = &sc;
-  tb.fault = fault_s ? std::atoi(fault_s) : 0;
+  tb.fault = static_cast<int>(tb_plusarg_num("fault", 0, 4, 0));
   tb.last_cas.assign(kN, 0);
   if (!tb.dram.init(TB_Ranks, TB_ColLoW)) {
     std::fprintf(stderr, "tb_tensordimm: bad DDR4 parameters\n");

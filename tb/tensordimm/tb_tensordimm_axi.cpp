@@ -370,7 +370,7 @@ void final_check(Env &e) {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, "tensordimm_axi", 300, &a);
+  tb_init(argc, argv, "tensordimm_axi", 300, &a, {{"workload", "=<file>: a workload file (tdimm_workload)"}});
   Env e(a);
   tdimm_cfg_t cfg;
   tdimm_cfg_default(&cfg, kNdLog2, kAw);

@@ -10,6 +10,8 @@
 #   make test-<block>  the block's part of the regression (builds only what it needs)
 #   make bench         every benchmark table in docs/results; bench-<block> for one
 #   make coverage      line/toggle coverage of the harness runs (build/coverage)
+#   make formal        formal proofs of the shared handshake cells, each with a seeded bug that
+#                      must fail -> docs/formal.md (FORMAL_ARGS="<proof> ..." for some)
 #   make new-block NAME=x   scaffold a new block (scripts/new_block.py)
 #
 # Knobs: TRACE=1 (FST waveform of sim runs), SEED=N, LONG=1 (100x longer random runs),
@@ -166,6 +168,20 @@ $(BUILD)/tb/$(1)/$(1): $(5) $(TB_LIB) $$(MODEL_LIB_$(6)) $$(MODEL_HDRS_$(6)) $(i
 	@echo $$$$(( $$$$(date +%s) - $$$$(cat $(BUILD)/tb/$(1)/build_start) )) > $(BUILD)/tb/$(1)/build_seconds
 endef
 
+# $(call HARNESS_SAN_RULE,name,top,block): $(BUILD)/tb/<name>/<name>-san, the harness with its
+# own C++ and the C models under ASan/UBSan, linked with the normal build's Verilated objects
+# (tb/common/tb_san.mk; one configuration of each harness source, `sanitize = true` in the
+# block description).
+define HARNESS_SAN_RULE
+$(BUILD)/tb/$(1)/$(1)-san: $(BUILD)/tb/$(1)/$(1) $(MODEL_SAN_LIB) tb/common/tb_san.mk
+	@echo "  CXX $(1)-san (ASan/UBSan)"
+	@$(MAKE) -s -C $(BUILD)/tb/$(1) -f V$(2).mk -f $(CURDIR)/tb/common/tb_san.mk \
+	  OBJCACHE="$$(OBJCACHE_CMD)" SAN_BIN=$(1)-san SAN_FLAGS="$(SAN)" \
+	  MODEL_LIB=$$(abspath $$(MODEL_LIB_$(3))) SAN_MODEL_LIB=$$(abspath $(MODEL_SAN_LIB)) \
+	  $(1)-san > $(BUILD)/tb/$(1)/build_san.log 2>&1 \
+	  || { tail -30 $(BUILD)/tb/$(1)/build_san.log; exit 1; }
+endef
+
 # ---------------------------------------------------------------- the block descriptions
 BLOCK_DESCS := $(wildcard rtl/*/block.toml)
 $(BUILD)/blocks.mk: scripts/blocks.py $(BLOCK_DESCS) $(wildcard rtl/*/*.v rtl/*/lint.vlt)
@@ -223,6 +239,15 @@ all: build-tests
 # ---------------------------------------------------------------- benchmarks
 .PHONY: bench
 bench: $(addprefix bench-,$(BENCH_BLOCKS))
+
+# ---------------------------------------------------------------- formal proofs
+# k-induction proofs of the shared handshake cells (Yosys, yosys-smtbmc, z3) and, per proof, a
+# seeded bug that must make it fail (scripts/formal.py -> docs/formal.md, $(BUILD)/formal).
+# FORMAL_ARGS: proof names or patterns, --no-bugs, --list.
+.PHONY: formal
+FORMAL_ARGS ?=
+formal: tools
+	@python3 scripts/formal.py --jobs $(JOBS) $(FORMAL_ARGS)
 
 # ---------------------------------------------------------------- coverage
 .PHONY: coverage

@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOP_KEYS = {"name", "title", "kind", "prefix", "top", "rtl", "docs", "lists", "synth", "fpga",
             "workload", "axi", "bench", "harness"}
 HARNESS_KEYS = {"top", "cpp", "params", "verilog", "cflags", "deps", "trace", "bench", "fusesoc",
-                "hier"}
+                "hier", "sanitize"}
 WORKLOAD_KEYS = {"title", "make", "harness", "run", "match", "cycles", "metric", "area"}
 BENCH_KEYS = {"script", "outputs", "alias", "test_harnesses"}
 AXI_KEYS = {"title", "make", "harness", "run"}
@@ -58,6 +58,12 @@ class Harness:
         self.trace = bool(d.get("trace", True))       # False: built without waveform support
         self.bench = bool(d.get("bench", False))      # True: built by make bench-<blk> only
         self.fusesoc = bool(d.get("fusesoc", False))  # True: the block's FuseSoC sim target
+        # True: also built as <name>-san, its C++ and the C models under ASan/UBSan (one
+        # configuration of each harness source; Makefile HARNESS_SAN_RULE)
+        self.sanitize = bool(d.get("sanitize", False))
+        if self.sanitize and self.bench:
+            raise DescriptionError("%s: a bench-only harness is not sanitized (sanitize = true "
+                                   "needs a regression harness)" % where)
         # Modules Verilated once as hierarchical blocks (--hierarchical, hier_block): networks
         # of one repeated module (see hier_files). The blocks' insides are not traced, so a
         # harness with hier is built without waveform support (trace = false).
@@ -396,6 +402,9 @@ def make_fragment(blocks, build=None):
                 + ("" if n == "common" else " $(RTL_common) $(VLT_common)"),
                 n, "trace" if h.trace else "", top_override))
             (bench if h.bench else hs).append("$(BUILD)/tb/%s/%s" % (h.name, h.name))
+            if h.sanitize:
+                w("$(eval $(call HARNESS_SAN_RULE,%s,%s,%s))" % (h.name, h.top, n))
+                hs.append("$(BUILD)/tb/%s/%s-san" % (h.name, h.name))
         w("HARNESS_BINS_%s := %s" % (n, mk_list(hs)))
         w("BENCH_BINS_%s := %s" % (n, mk_list(bench)))
         w("build-%s: $(CTESTS) $(TOOLS_common) $(TOOLS_%s) $(HARNESS_BINS_%s)" % (n, n, n))

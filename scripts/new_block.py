@@ -14,7 +14,8 @@ Creates, with a working valid/ready pass-through in place of the design so that
   tb/NAME/tb_NAME.cpp      the harness: random beats under random gaps and backpressure (or a
                            workload file) checked against the model, a mid-run reset
   sw/NAME/P_workload.c     a host tool that writes a workload file
-  tests/NAME.list          the regression list (random run, full-rate run, workload run)
+  tests/NAME.list          the regression list (random run, full-rate run, workload run,
+                           sanitized run)
   docs/NAME.md             the block's page
 and adds the block's row to the README table. Nothing else names the block: the Makefile, lint,
 synthesis, FuseSoC and the main job find it through its description.
@@ -66,6 +67,7 @@ params = {{ Width = 32 }}
 [harness.{name}_w5]
 top = "{name}"
 cpp = "tb/{name}/tb_{name}.cpp"
+sanitize = true
 params = {{ Width = 5 }}
 '''
 
@@ -296,6 +298,7 @@ LIST = '''# {name} regression (docs/{name}.md). <block> <name> <command>
 {name} {name}_w5_random     build/tb/{name}_w5/{name}_w5 +seed=2 +n=100000 +stall=60 +gap=20
 {name} {name}_w32_fullrate  build/tb/{name}_w32/{name}_w32 +seed=3 +n=20000 +stall=0 +gap=0
 {name} {name}_workload      bash -c 'build/sw/{name}/{prefix}_workload --n 500 --seed 4 -o build/{name}_wl.txt && build/tb/{name}_w32/{name}_w32 +workload=build/{name}_wl.txt'
+{name} {name}_w5_san         build/tb/{name}_w5/{name}_w5-san +seed=5 +n=20000 +stall=50 +gap=30
 {name} {name}_bad_args      bash -c '! build/sw/{name}/{prefix}_workload --n 0 2>/dev/null && build/sw/{name}/{prefix}_workload --bogus 2>&1 | grep -q "^{prefix}_workload: unknown argument"'
 '''
 

@@ -92,6 +92,14 @@ def check_block(c, b, every):
             c.check(True, "")
         except blocks.DescriptionError as e:
             c.check(False, "%s: harness %s parameters" % (b.path, h.name), str(e))
+    # sanitized harnesses (docs/harness.md): one configuration of each regression harness
+    # source is built with sanitize = true, and a list entry runs it
+    san = {h.cpp: h.name for h in b.harnesses if h.sanitize}
+    runs = " ".join(parts[2] for l in b.lists if os.path.isfile(os.path.join(ROOT, l))
+                    for _, parts in list_entries(l) if len(parts) == 3)
+    for cpp in sorted({h.cpp for h in b.harnesses if not h.bench}):
+        if c.check(cpp in san, "%s: %s has a configuration with sanitize = true" % (b.path, cpp)):
+            c.check("/%s-san" % san[cpp] in runs, "%s: a list entry runs %s-san" % (b.path, san[cpp]))
     # lists
     entries = 0
     for l in b.lists:

@@ -231,6 +231,7 @@ int run_random(const TbArgs &a) {
   Vneummu *t = env.top;
   sc.expect(env.reads == t->stat_reads_o, "page-table reads counted = reads on the port", env.reads);
   sc.expect(t->stat_reads_o <= 4ull * t->stat_walks_o, "reads <= 4 x walks", t->stat_reads_o);
+  if (cfg_s == 0) sc.check("no merges with cfg_slots = 0", 0, 0, t->stat_merges_o);
   std::printf("random: %ld translations checked, %" PRIu64 " cycles, %ld invalidates (%ld remaps); "
               "since reset: walks %u merges %u hits %u reads %u tp l4/l3/l2 %u/%u/%u\n",
               ck.checked, env.sim.cycle, invs, remaps, t->stat_walks_o, t->stat_merges_o,
@@ -372,17 +373,21 @@ int t_merge(const TbArgs &a) {
   return d.sc.finish();
 }
 
+// A walker's PRMB takes as many merges as cfg_slots allows (+slots=N, default all Slots; 0 is
+// the IOMMU mode, no merging): of cfg_slots + 2 requests to one page, the first walks, the next
+// cfg_slots merge and the last starts a second walk.
 int t_prmb_full(const TbArgs &a) {
   Dir d(a, "neummu prmb full");
+  const unsigned slots = static_cast<unsigned>(tb_plusarg_num("slots", 0, TB_Slots, TB_Slots));
   d.pb.map4k(VA0, 0x22222000);
   d.env.lat_lo = d.env.lat_hi = 300;
-  d.start();
+  d.start(0, slots);
   std::vector<std::pair<uint64_t, bool>> r;
-  for (int k = 0; k < TB_Slots + 2; k++) r.push_back({VA0 + 8 * k, false});
+  for (unsigned k = 0; k < slots + 2; k++) r.push_back({VA0 + 8 * k, false});
   d.batch(r);
-  d.sc.check("a full PRMB starts a second walk", 0, TB_Slots > 0 ? 2 : TB_Slots + 2,
-             d.t()->stat_walks_o);
-  d.sc.check("merges", 0, TB_Slots, d.t()->stat_merges_o);
+  d.sc.check("a full PRMB starts a second walk", 0, 2, d.t()->stat_walks_o);
+  d.sc.check("merges = cfg_slots", 0, slots, d.t()->stat_merges_o);
+  d.sc.check("answers", 0, slots + 2, d.last.size());
   return d.sc.finish();
 }
 
@@ -546,6 +551,42 @@ int t_inv(const TbArgs &a) {
   return d.sc.finish();
 }
 
+// The TLB's read/fill collision guard (nmmu_tlb, "Lookup timing"): an invalidated entry leaves
+// its old tag and frame in the way's SRAM; the refill of the same page writes that way while a
+// lookup of the same set reads it at the same edge (the SRAM returns the old word) and the
+// valid bit turns on at that edge. The lookup must then miss, not hit the old frame. Map,
+// access, invalidate, remap, then requests to the page every cycle across the refill: every
+// response is the new frame. Several memory latencies and start offsets move the refill edge.
+int t_refill(const TbArgs &a) {
+  Dir d(a, "neummu tlb refill");
+  uint64_t frame = 0x64000000;
+  long rounds = 0;
+  uint64_t blocked = 0;
+  for (uint32_t lat = 1; lat <= 8; lat++) {
+    for (int skew = 0; skew < 3; skew++) {
+      d.env.lat_lo = d.env.lat_hi = lat;
+      d.pb.map4k(VA0, frame);
+      d.start();
+      d.sc.check("first access: the old frame", 0, frame, d.one(VA0));
+      frame += 0x1000;
+      d.pb.map4k(VA0, frame);
+      d.ck.on_inv();
+      std::vector<MmuRsp> rs;
+      d.env.step(false, 0, 0, false, rs, true, false, VA0 + 0x40);
+      d.idle(skew);
+      std::vector<std::pair<uint64_t, bool>> r;
+      for (int k = 0; k < 24; k++) r.push_back({VA0 + 8 * static_cast<uint64_t>(k), false});
+      blocked += d.batch(r);  // offered every cycle; the port may hold one back (PRMB full)
+      d.sc.check("answers", lat, r.size(), d.last.size());
+      for (const auto &x : d.last)
+        d.sc.check("after invalidate and remap: the new frame", x.id, frame, x.pa & ~0xFFFull);
+      rounds++;
+    }
+  }
+  std::printf("tlb refill: %ld rounds, %" PRIu64 " request-cycles held back\n", rounds, blocked);
+  return d.sc.finish();
+}
+
 int t_reset(const TbArgs &a) {
   Dir d(a, "neummu reset mid-walk");
   for (int k = 0; k < 8; k++) d.pb.map4k(VA0 + ((uint64_t)k << 12), 0x70000000 + ((uint64_t)k << 12));
@@ -618,7 +659,7 @@ int main(int argc, char **argv) {
            {"inv", "=0|1: random test, TLB invalidations (default 1)"},
            {"reset", "=0|1: random test, a reset in the run (default 1)"},
            {"walkers", "=N: random test, walkers enabled (0 all)"},
-           {"slots", "=N: random test, merge slots per walker"},
+           {"slots", "=N: random and prmb_full tests, merge slots per walker"},
            {"tpreg", "=0|1: random test, translation-path register"}});
   const char *t = tb_plusarg("test");
   std::string name = t ? t : "random";
@@ -626,7 +667,7 @@ int main(int argc, char **argv) {
       {"random", run_random}, {"hit", t_hit}, {"merge", t_merge}, {"prmb_full", t_prmb_full},
       {"walkers_busy", t_walkers_busy}, {"tpreg", t_tpreg}, {"page2m", t_page2m},
       {"faults", t_faults}, {"inv", t_inv}, {"reset", t_reset}, {"bad_mem_rsp", t_bad_mem_rsp},
-      {"cfg_clamp", t_cfg_clamp}, {"stat_clear", t_stat_clear}};
+      {"cfg_clamp", t_cfg_clamp}, {"stat_clear", t_stat_clear}, {"refill", t_refill}};
   for (auto &e : tests)
     if (name == e.n) return e.f(a);
   std::fprintf(stderr, "tb_neummu: unknown +test=%s\n", name.c_str());

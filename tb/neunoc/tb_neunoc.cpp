@@ -127,6 +127,7 @@ struct Env {
   std::vector<double> src_lat_sum;
   std::vector<long> src_count;
   std::vector<int> gap_hold;                   // per PE: keep valid once raised (no withdraw)
+  std::vector<uint64_t> src_taken;             // per PE: flits the network took from it
   std::vector<bool> stall_now;
   bool sinks_ready_always = false;
 
@@ -138,6 +139,7 @@ struct Env {
     src_count.assign(g_np, 0);
     rx.resize(g_np);
     gap_hold.assign(g_np, 0);
+    src_taken.assign(g_np, 0);
     stall_now.assign(g_np, false);
     sim.reset();
     // The network is posedge-only and every step() evaluates after driving its inputs and
@@ -217,6 +219,7 @@ struct Env {
       if (get_bit(t->pe_in_valid_i, i) && get_bit(t->pe_in_ready_o, i)) {
         auto &front = srcq[i].front();
         if (src_pos[i] == 0) pkts[front.first].t_inject = sim.cycle;
+        src_taken[i]++;
         gap_hold[i] = 0;
         if (++src_pos[i] == front.second.size()) {
           src_pos[i] = 0;
@@ -738,6 +741,51 @@ int run_vc_full(const TbArgs &a) {
   return e.sc.finish();
 }
 
+// Credit depth (issue 22, finding 9): with every sink stopped, a source that keeps offering
+// packets of Depth flits (nonzero words: packing leaves them whole) fills every VC buffer on its
+// path to the full credit depth. A destination one mesh hop further adds one router input port
+// to the path -- V VC FIFOs of Depth flits, all of them counted by the upstream router's
+// credits (flits on the link register are counted too) -- so the flits the network takes from
+// the source before it stops grow by exactly V x Depth per hop. A router that kept one credit
+// back (sending only with two or more) takes fewer (15 of 16 in neunoc_small: the mutant of
+// issue 22's finding 9, which only the 4-deep latency test caught). The destinations run along
+// row 0, then up the last column (X hops, then Y hops), from PE 0 of router 0.
+int run_fill(const TbArgs &a) {
+  Directed d(a, "neunoc fill", false);
+  Env &e = d.e;
+  e.gap.pct = 0;
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  const int src = pe_of(0, 0);
+  std::vector<uint64_t> held;
+  for (int h = 0; h <= TB_Cols - 1 + TB_Rows - 1; h++) {
+    int dr = h < TB_Cols ? router_xy(h, 0) : router_xy(TB_Cols - 1, h - (TB_Cols - 1));
+    e.stall.pct = 100;  // every sink holds ready low
+    uint64_t before = e.src_taken[src], last = before;
+    int quiet = 0;
+    while (quiet < 500 && !e.sim.timed_out) {  // until the source has made no progress for a while
+      if (e.srcq[src].size() < 2) add_packet(e, *p, e.sim.cycle, src, dr, 1u, TB_Depth - 1, 0);
+      e.step();
+      quiet = e.src_taken[src] == last ? quiet + 1 : 0;
+      last = e.src_taken[src];
+    }
+    held.push_back(last - before);
+    std::printf("noc: fill %d hop(s) to router %d: %" PRIu64 " flits held\n", h, dr, last - before);
+    e.stall.pct = 0;
+    bool ok = e.drain(1000000);
+    e.sc.expect(ok, "traffic drains once the sinks take flits again", static_cast<uint64_t>(h));
+    if (h > 0) {
+      char what[96];
+      std::snprintf(what, sizeof what, "flits held by one more hop (%d -> %d): V x Depth", h - 1, h);
+      e.sc.check(what, static_cast<uint64_t>(h), static_cast<uint64_t>(TB_V) * TB_Depth,
+                 held[h] - held[h - 1]);
+    }
+  }
+  delete p;
+  e.final_checks();
+  e.report("fill");
+  return e.sc.finish();
+}
+
 // Ring injection under contention: every PE of one ring sends at once. RingFair = 0 (the
 // paper): in-flight flits win, but once the upstream PEs are done every PE's packets get
 // through. RingFair = 1: every PE gets an equal share of the send channel, so all finish
@@ -970,13 +1018,14 @@ int main(int argc, char **argv) {
   if (t == "multicast") return run_multicast(a);
   if (t == "zeros") return run_zeros(a);
   if (t == "vc_full") return run_vc_full(a);
+  if (t == "fill") return run_fill(a);
   if (t == "ring") return run_ring(a);
   if (t == "guard") return run_guard(a);
   if (t == "saturate") return run_saturate(a);
   if (t == "hold") return run_hold(a);
   if (t == "inject") return run_inject(a);
-  std::fprintf(stderr, "noc: unknown +test=%s (random latency multicast zeros vc_full ring guard saturate hold "
-                       "inject)\n",
+  std::fprintf(stderr, "noc: unknown +test=%s (random latency multicast zeros vc_full fill ring guard saturate "
+                       "hold inject)\n",
                t.c_str());
   return 2;
 }

@@ -4,6 +4,10 @@
 // from random rows, malformed ones included; the expected probabilities come from the stream
 // model (smx_model_*). Both input streams get independent random valid gaps, the output random
 // ready backpressure; a reset in mid-row every few thousand rows.
+// +ready_after_valid: the consumer raises ready only in the cycle after it has seen valid (legal
+// under the handshake contract: ready may wait for valid). A unit whose output stage waited for
+// ready while holding a beat it will never show (a dropped slice of a malformed row) would
+// deadlock here; the run must still finish (issue 22, finding 9).
 #include <deque>
 #include <vector>
 
@@ -28,7 +32,10 @@ struct Summary {
 
 int main(int argc, char **argv) {
   TbArgs a;
-  tb_init(argc, argv, kTb, 50000, &a);
+  tb_init(argc, argv, kTb, 50000, &a,
+          {{"ready_after_valid", ": the output's ready rises only after valid was seen"}});
+  const bool ready_after_valid = tb_plusarg_flag("ready_after_valid", false);
+  bool seen_valid = false;  // the consumer saw out_valid_o in an earlier cycle
   smx_tb_print_config();
   TbSim<Vtop> sim(a, static_cast<uint64_t>(a.n + 100) * (kMaxLen / kVec + 4) * 6);
   Vtop *t = sim.top;
@@ -88,6 +95,7 @@ int main(int argc, char **argv) {
       smx_unnormed_row_init(&row);
       smx_model_reset(model);
       slc_on = sum_on = false;
+      seen_valid = false;
       next_reset = rows + 2000 + static_cast<long>(smx_rng_next(&r) % 3000);
       continue;
     }
@@ -109,7 +117,7 @@ int main(int argc, char **argv) {
       t->sum_nslices_i = static_cast<uint32_t>(s.nslices);
       t->sum_err_i = s.err;
     }
-    t->out_ready_i = !stall.next();
+    t->out_ready_i = (!ready_after_valid || seen_valid) && !stall.next();
     t->eval();
     if (slc_on && t->slc_ready_o) {
       slcq.pop_front();
@@ -131,6 +139,7 @@ int main(int argc, char **argv) {
         score.expect(ok, "output beat differs from the model", k);
       }
     }
+    seen_valid = t->out_valid_o && !t->out_ready_i;
     sim.tick();
   }
   for (int i = 0; i < 20; i++) {  // nothing more may come out

@@ -13,6 +13,10 @@
  *     innocuous double rounding since 24 >= 2*11 + 2) and conversions.
  *  4. fp16 exhaustive sanity: f16 -> f32 -> f16 identity, sqrt(a*a) = |a| where a*a exact,
  *     bf16 <-> f16 round trips.
+ *  5. roundToInt: every fp16 and bfloat16 value in all five modes, exact and not, against
+ *     floor/ceil of the exact value and each mode's rule; fp32 against the host's rintf under
+ *     fesetround (roundf for RMM). The compare variants (eq_signaling, lt_quiet, le_quiet) with
+ *     eq/lt/le/min/max against double compares.
  * Last line: "N passed, N failed"; exit status 1 on any failure. */
 #include <fenv.h>
 #include <math.h>
@@ -302,6 +306,45 @@ static void directed_cvt_cmp(const K *k) {
   CK(fpref_lt(f, k->one, k->nqnan_pl, &F), 0, NV);
   CK(fpref_le(f, k->cnan, k->cnan, &F), 0, NV);
   CK(fpref_le(f, k->snan, k->inf, &F), 0, NV);
+  /* the quiet / signaling variants: eq_signaling NV on any NaN, lt_quiet / le_quiet on sNaN */
+  CK(fpref_eq_signaling(f, Z, NZ, &F), 1, 0);
+  CK(fpref_eq_signaling(f, k->one, k->one_p1, &F), 0, 0);
+  CK(fpref_eq_signaling(f, k->cnan, k->cnan, &F), 0, NV);
+  CK(fpref_eq_signaling(f, k->one, k->nqnan_pl, &F), 0, NV);
+  CK(fpref_eq_signaling(f, k->snan, k->one, &F), 0, NV);
+  CK(fpref_lt_quiet(f, NZ, Z, &F), 0, 0);
+  CK(fpref_lt_quiet(f, S | k->inf, k->minsub, &F), 1, 0);
+  CK(fpref_lt_quiet(f, k->cnan, k->one, &F), 0, 0);
+  CK(fpref_lt_quiet(f, k->one, k->nqnan_pl, &F), 0, 0);
+  CK(fpref_lt_quiet(f, k->one, k->nsnan, &F), 0, NV);
+  CK(fpref_le_quiet(f, Z, NZ, &F), 1, 0);
+  CK(fpref_le_quiet(f, k->inf, k->maxnorm, &F), 0, 0);
+  CK(fpref_le_quiet(f, k->cnan, k->cnan, &F), 0, 0);
+  CK(fpref_le_quiet(f, k->snan, k->inf, &F), 0, NV);
+  /* roundToInt, exact (NX when the value changes) and not exact (never NX) */
+  CK5(fpref_round_to_int(f, k->twohalf, rm, 1, &F), k->two, NX, k->two, NX, k->two, NX, k->three,
+      NX, k->three, NX);
+  CK5(fpref_round_to_int(f, S | k->twohalf, rm, 1, &F), S | k->two, NX, S | k->two, NX,
+      S | k->three, NX, S | k->two, NX, S | k->three, NX);
+  CK5(fpref_round_to_int(f, k->onehalf, rm, 1, &F), k->two, NX, k->one, NX, k->one, NX, k->two,
+      NX, k->two, NX);
+  CK5(fpref_round_to_int(f, k->half, rm, 1, &F), Z, NX, Z, NX, Z, NX, k->one, NX, k->one, NX);
+  CK5(fpref_round_to_int(f, S | k->half, rm, 1, &F), NZ, NX, NZ, NX, S | k->one, NX, NZ, NX,
+      S | k->one, NX);
+  CK5(fpref_round_to_int(f, S | k->half, rm, 0, &F), NZ, 0, NZ, 0, S | k->one, 0, NZ, 0,
+      S | k->one, 0);
+  CK5(fpref_round_to_int(f, k->minsub, rm, 1, &F), Z, NX, Z, NX, Z, NX, k->one, NX, Z, NX);
+  CK5(fpref_round_to_int(f, S | k->minsub, rm, 0, &F), NZ, 0, NZ, 0, S | k->one, 0, NZ, 0, NZ, 0);
+  CK5(fpref_round_to_int(f, k->one_p1, rm, 1, &F), k->one, NX, k->one, NX, k->one, NX, k->two, NX,
+      k->one, NX);
+  CKA(fpref_round_to_int(f, k->three, rm, 1, &F), k->three, 0);
+  CKA(fpref_round_to_int(f, S | k->seven, rm, 1, &F), S | k->seven, 0);
+  CKA(fpref_round_to_int(f, NZ, rm, 1, &F), NZ, 0);
+  CKA(fpref_round_to_int(f, Z, rm, 1, &F), Z, 0);
+  CKA(fpref_round_to_int(f, k->maxnorm, rm, 1, &F), k->maxnorm, 0);
+  CKA(fpref_round_to_int(f, S | k->inf, rm, 1, &F), S | k->inf, 0);
+  CKA(fpref_round_to_int(f, k->nqnan_pl, rm, 1, &F), k->cnan, 0);
+  CKA(fpref_round_to_int(f, k->nsnan, rm, 0, &F), k->cnan, NV);
   /* min / max */
   CK(fpref_min(f, NZ, Z, &F), NZ, 0);
   CK(fpref_min(f, Z, NZ, &F), NZ, 0);
@@ -904,8 +947,8 @@ static void check_cmp_random(fp_fmt_t f, const char *name, long n) {
     int na = ((a >> f.mw) & eall) == eall && (a & (q * 2 - 1)), sa = na && !(a & q);
     int nb = ((b >> f.mw) & eall) == eall && (b & (q * 2 - 1)), sb = nb && !(b & q);
     double x = na ? 0 : val_of(&t, a), y = nb ? 0 : val_of(&t, b);
-    uint32_t w[5];
-    unsigned wf[5];
+    uint32_t w[8];
+    unsigned wf[8];
     int nan = na || nb;
     w[0] = !nan && x == y;
     wf[0] = (sa || sb) ? NV : 0;
@@ -923,12 +966,20 @@ static void check_cmp_random(fp_fmt_t f, const char *name, long n) {
       w[4] = x < y ? b : a;
     }
     wf[3] = wf[4] = (sa || sb) ? NV : 0;
-    unsigned g_f[5] = {0xE0, 0xE0, 0xE0, 0xE0, 0xE0};
-    uint32_t g[5] = {fpref_eq(f, a, b, &g_f[0]), fpref_lt(f, a, b, &g_f[1]),
+    /* eq_signaling, lt_quiet, le_quiet: the same values, the other NV rule */
+    w[5] = w[0];
+    w[6] = w[1];
+    w[7] = w[2];
+    wf[5] = nan ? NV : 0;
+    wf[6] = wf[7] = (sa || sb) ? NV : 0;
+    unsigned g_f[8] = {0xE0, 0xE0, 0xE0, 0xE0, 0xE0, 0xE0, 0xE0, 0xE0};
+    uint32_t g[8] = {fpref_eq(f, a, b, &g_f[0]), fpref_lt(f, a, b, &g_f[1]),
                      fpref_le(f, a, b, &g_f[2]), fpref_min(f, a, b, &g_f[3]),
-                     fpref_max(f, a, b, &g_f[4])};
-    static const char *cn[5] = {"eq", "lt", "le", "min", "max"};
-    for (int k = 0; k < 5; k++) {
+                     fpref_max(f, a, b, &g_f[4]), fpref_eq_signaling(f, a, b, &g_f[5]),
+                     fpref_lt_quiet(f, a, b, &g_f[6]), fpref_le_quiet(f, a, b, &g_f[7])};
+    static const char *cn[8] = {"eq", "lt", "le", "min", "max", "eq_signaling", "lt_quiet",
+                                "le_quiet"};
+    for (int k = 0; k < 8; k++) {
       if (g[k] != w[k] || g_f[k] != wf[k]) {
         bad++;
         report_fail("%s %s(%X, %X): got %X/%02X want %X/%02X", name, cn[k], a, b, g[k], g_f[k], w[k],
@@ -938,8 +989,102 @@ static void check_cmp_random(fp_fmt_t f, const char *name, long n) {
       }
     }
   }
-  printf("eq/lt/le/min/max %-5s vs double compare: %ld pairs, %ld mismatches\n", name, n, bad);
+  printf("eq/lt/le/min/max/eq_signaling/lt_quiet/le_quiet %-5s vs double compare: %ld pairs, %ld "
+         "mismatches\n", name, n, bad);
   free(t.v);
+}
+
+/* ------------------------------------------------------------------ roundToInt */
+/* The exact value of a finite pattern, from its fields with ldexp (not fpref's decode). */
+static double dec_fields(fp_fmt_t f, uint32_t a) {
+  const uint32_t e = (a >> f.mw) & ((1u << f.ew) - 1), m = a & ((1u << f.mw) - 1);
+  const int bias = (1 << (f.ew - 1)) - 1;
+  double v = ldexp((double)(e ? m | (1u << f.mw) : m), (e ? (int)e : 1) - bias - f.mw);
+  return (a >> (f.ew + f.mw)) & 1 ? -v : v;
+}
+/* The expected roundToInt from floor / ceil of the exact value and the mode's rule. */
+static uint32_t rti_expected(fp_fmt_t f, uint32_t a, int rm, int exact, unsigned *flags) {
+  const uint32_t eall = (1u << f.ew) - 1, q = 1u << (f.mw - 1), sgn = 1u << (f.ew + f.mw);
+  *flags = 0;
+  if (((a >> f.mw) & eall) == eall) { /* inf unchanged, NaN canonical (NV if signaling) */
+    if (!(a & (2 * q - 1))) return a;
+    if (!(a & q)) *flags = NV;
+    return eall << f.mw | q;
+  }
+  const double x = dec_fields(f, a), lo = floor(x), hi = ceil(x);
+  if (lo == hi) return a;
+  const double d = x - lo; /* in (0, 1), exact */
+  double r;
+  switch (rm) {
+    case FP_RTZ: r = x > 0 ? lo : hi; break;
+    case FP_RDN: r = lo; break;
+    case FP_RUP: r = hi; break;
+    case FP_RMM: r = d < 0.5 ? lo : d > 0.5 ? hi : (x < 0 ? lo : hi); break;
+    default: r = d < 0.5 ? lo : d > 0.5 ? hi : (fmod(lo, 2.0) == 0.0 ? lo : hi); break;
+  }
+  if (exact) *flags = NX;
+  if (r == 0.0) return a & sgn;
+  unsigned fl;
+  return fpref_i32_to_f(f, (int32_t)r, FP_RTZ, &fl); /* |r| <= 2^(mw+1): exact */
+}
+static void check_rti_16bit(fp_fmt_t f, const char *name) {
+  long bad = 0;
+  for (uint32_t a = 0; a < 0x10000; a++)
+    for (int rm = 0; rm < 5; rm++)
+      for (int exact = 0; exact < 2; exact++) {
+        unsigned wf, gf = 0xE0;
+        const uint32_t w = rti_expected(f, a, rm, exact, &wf);
+        const uint32_t g = fpref_round_to_int(f, a, (fp_rm_t)rm, exact, &gf);
+        if (g != w || gf != wf) {
+          bad++;
+          report_fail("%s roundToInt(%04X) [%s, exact %d]: got %04X/%02X want %04X/%02X", name, a,
+                      RMN[rm], exact, g, gf, w, wf);
+        } else {
+          npass++;
+        }
+      }
+  printf("roundToInt %-4s exhaustive (5 modes, exact and not) vs floor/ceil: %ld mismatches\n",
+         name, bad);
+}
+/* fp32: against the host's rintf under fesetround (FE_INEXACT gives NX) and roundf for RMM, on
+ * operands biased toward integers and half-integers */
+static void check_rti_f32(long n) {
+  static const int kFe[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+  long bad = 0;
+  for (long i = 0; i < n; i++) {
+    const uint32_t a = rnd_f32_for_int();
+    const int exact = (int)rndn(2);
+    for (int rm = 0; rm < 5; rm++) {
+      volatile float va = bf(a), vr;
+      int ex = 0;
+      if (rm == FP_RMM) {
+        vr = roundf(va);
+        ex = (vr != va) ? FE_INEXACT : 0;
+      } else {
+        fesetround(kFe[rm]);
+        feclearexcept(FE_ALL_EXCEPT);
+        vr = rintf(va);
+        ex = fetestexcept(FE_INEXACT | FE_INVALID);
+        fesetround(FE_TONEAREST);
+      }
+      uint32_t w = fb(vr);
+      unsigned wf = ((ex & FE_INVALID) ? NV : 0u) | ((exact && (ex & FE_INEXACT)) ? NX : 0u);
+      if (isnan(va)) {
+        w = 0x7FC00000;
+        wf = ((a & 0x00400000) == 0) ? NV : 0u; /* roundf sets no flag: the rule, explicitly */
+      }
+      unsigned gf = 0xE0;
+      const uint32_t g = fpref_round_to_int(FP_FMT_F32, a, (fp_rm_t)rm, exact, &gf);
+      if (g != w || gf != wf) {
+        bad++;
+        report_fail("f32 roundToInt(%08X) [%s, exact %d]: got %08X/%02X, host %08X/%02X", a,
+                    RMN[rm], exact, g, gf, w, wf);
+      } else {
+        npass++;
+      }
+    }
+  }
+  printf("roundToInt f32 vs host rintf/roundf: %ld operands x 5 modes, %ld mismatches\n", n, bad);
 }
 
 /* sqrt and division never produce an exact tie in the normal range, so RMM == RNE for sqrt */
@@ -1163,6 +1308,9 @@ int main(int argc, char **argv) {
   check_exact_ops(FP_FMT_F32, "f32", 150000);
   for (int i = 0; i < 3; i++) check_cmp_random(small[i], small_n[i], 100000);
   check_cmp_random(FP_FMT_F32, "f32", 200000);
+  check_rti_16bit(FP_FMT_F16, "f16");
+  check_rti_16bit(FP_FMT_BF16, "bf16");
+  check_rti_f32(300000);
   check_sqrt_rmm(FP_FMT_F16, "f16", 100000);
   check_sqrt_rmm(FP_FMT_BF16, "bf16", 100000);
   check_sqrt_rmm(FP_FMT_F32, "f32", 100000);

@@ -376,6 +376,28 @@ static int32_t gen_f_to_i32(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags)
   return (int32_t)r;
 }
 
+/* roundToInt: the exact double of a rounded to an integer by the host (nearbyint under
+ * fesetround, round() for RMM: both keep the sign of a zero result), encoded back exactly. */
+static uint32_t gen_round_to_int(fp_fmt_t f, uint32_t a, fp_rm_t rm, int exact, unsigned *flags) {
+  if (is_nan(f, a)) return gen_nan(f, is_snan(f, a), flags);
+  *flags = 0;
+  if (is_inf(f, a) || is_zero(f, a)) return a;
+  volatile double vx = decode(f, a), vr;
+  if (rm == FP_RMM) {
+    vr = round(vx);
+  } else {
+    enter_mode(fe_mode(rm));
+    vr = nearbyint(vx);
+    leave_mode(fe_mode(rm));
+  }
+  double r = vr, x = vx;
+  unsigned fl;
+  uint32_t z = round_double(f, r, 0, FP_RTZ, &fl); /* an integer of magnitude <= 2^(mw+1) */
+  if (r == 0.0) z = sgn_of(f, a) ? sign_bit(f) : 0;  /* round_double keeps -0; made explicit */
+  *flags = (exact && r != x ? FP_FLAG_NX : 0) | (fl & (FP_FLAG_OF | FP_FLAG_UF));
+  return z;
+}
+
 static uint32_t gen_f_to_f(fp_fmt_t from, fp_fmt_t to, uint32_t a, fp_rm_t rm, unsigned *flags) {
   if (is_nan(from, a)) return gen_nan(to, is_snan(from, a), flags);
   return round_double(to, decode(from, a), 0, rm, flags);
@@ -524,6 +546,12 @@ int32_t fpref_f_to_i32(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags) {
   check_rm(rm);
   return (int32_t)ret_rn((uint32_t)gen_f_to_i32(f, a & fmt_mask(f), rm, flags ? flags : &dummy));
 }
+uint32_t fpref_round_to_int(fp_fmt_t f, uint32_t a, fp_rm_t rm, int exact, unsigned *flags) {
+  unsigned dummy;
+  check_fmt(f);
+  check_rm(rm);
+  return ret_rn(gen_round_to_int(f, a & fmt_mask(f), rm, exact, flags ? flags : &dummy));
+}
 uint32_t fpref_f_to_f(fp_fmt_t from, fp_fmt_t to, uint32_t a, fp_rm_t rm, unsigned *flags) {
   unsigned dummy;
   check_fmt(from);
@@ -539,17 +567,11 @@ static int64_t order_key(fp_fmt_t f, uint32_t a) {
   return sgn_of(f, a) ? -mag : mag;
 }
 
-static uint32_t cmp_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  unsigned dummy;
-  check_fmt(f);
-  if (!flags) flags = &dummy;
-  a &= fmt_mask(f);
-  b &= fmt_mask(f);
-  *flags = (is_snan(f, a) || is_snan(f, b)) ? FP_FLAG_NV : 0;
-  if (is_nan(f, a) || is_nan(f, b)) return 0;
-  return order_key(f, a) == order_key(f, b);
-}
-static uint32_t cmp_sig(fp_fmt_t f, uint32_t a, uint32_t b, int le, unsigned *flags) {
+/* One IEEE predicate: rel 0 EQ, 1 LT, 2 LE; signaling: NV for any NaN operand, quiet: NV only
+ * for a signaling NaN. Unordered (a NaN operand) gives 0. */
+enum { REL_EQ, REL_LT, REL_LE };
+static uint32_t cmp_rel(fp_fmt_t f, uint32_t a, uint32_t b, int rel, int signaling,
+                        unsigned *flags) {
   unsigned dummy;
   check_fmt(f);
   if (!flags) flags = &dummy;
@@ -557,19 +579,29 @@ static uint32_t cmp_sig(fp_fmt_t f, uint32_t a, uint32_t b, int le, unsigned *fl
   b &= fmt_mask(f);
   *flags = 0;
   if (is_nan(f, a) || is_nan(f, b)) {
-    *flags = FP_FLAG_NV;
+    if (signaling || is_snan(f, a) || is_snan(f, b)) *flags = FP_FLAG_NV;
     return 0;
   }
-  return le ? order_key(f, a) <= order_key(f, b) : order_key(f, a) < order_key(f, b);
+  const int64_t ka = order_key(f, a), kb = order_key(f, b);
+  return rel == REL_EQ ? ka == kb : rel == REL_LT ? ka < kb : ka <= kb;
 }
 uint32_t fpref_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return ret_rn(cmp_eq(f, a, b, flags));
+  return ret_rn(cmp_rel(f, a, b, REL_EQ, 0, flags));
 }
 uint32_t fpref_lt(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return ret_rn(cmp_sig(f, a, b, 0, flags));
+  return ret_rn(cmp_rel(f, a, b, REL_LT, 1, flags));
 }
 uint32_t fpref_le(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
-  return ret_rn(cmp_sig(f, a, b, 1, flags));
+  return ret_rn(cmp_rel(f, a, b, REL_LE, 1, flags));
+}
+uint32_t fpref_eq_signaling(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
+  return ret_rn(cmp_rel(f, a, b, REL_EQ, 1, flags));
+}
+uint32_t fpref_lt_quiet(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
+  return ret_rn(cmp_rel(f, a, b, REL_LT, 0, flags));
+}
+uint32_t fpref_le_quiet(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags) {
+  return ret_rn(cmp_rel(f, a, b, REL_LE, 0, flags));
 }
 static uint32_t minmax(fp_fmt_t f, uint32_t a, uint32_t b, int want_max, unsigned *flags) {
   unsigned dummy;

@@ -31,7 +31,8 @@
  *    (double)x (exact) -> fpref_round_double; f -> i32 decodes exactly to double and rounds to
  *    an integer with nearbyint under fesetround (RMM: round half away from zero), then
  *    saturates as RISC-V fcvt.w does; f -> f decodes exactly to double -> fpref_round_double.
- *  - Compare / min / max are integer code on the bit patterns for every format.
+ *  - Compare / min / max are integer code on the bit patterns for every format; roundToInt
+ *    rounds the exact double with nearbyint under fesetround (RMM: round).
  * No result depends on the caller's rounding mode, and every arithmetic, compare and
  * conversion function returns with the host rounding mode at FE_TONEAREST (the host's sticky
  * exception flags are left as the last host operation set them). The functions are
@@ -75,6 +76,12 @@ uint32_t fpref_sqrt(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags);
 uint32_t fpref_eq(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags); /* 0/1; quiet: NV only on sNaN */
 uint32_t fpref_lt(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags); /* signaling: NV on any NaN */
 uint32_t fpref_le(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags);
+/* The other three IEEE predicates (TestFloat's <F>_eq_signaling, <F>_lt_quiet, <F>_le_quiet):
+ * eq_signaling raises NV on any NaN operand, lt_quiet / le_quiet only on a signaling NaN;
+ * unordered compares give 0. */
+uint32_t fpref_eq_signaling(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags);
+uint32_t fpref_lt_quiet(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags);
+uint32_t fpref_le_quiet(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags);
 /* RISC-V fmin/fmax (IEEE 754-2019 minimumNumber/maximumNumber): -0 < +0; one NaN -> the
  * other operand; both NaN -> canonical NaN; NV if any sNaN */
 uint32_t fpref_min(fp_fmt_t f, uint32_t a, uint32_t b, unsigned *flags);
@@ -83,6 +90,14 @@ uint32_t fpref_i32_to_f(fp_fmt_t f, int32_t x, fp_rm_t rm, unsigned *flags);
 /* RISC-V fcvt.w: NaN and +overflow -> INT32_MAX, -overflow/-inf -> INT32_MIN, NV only (no NX)
  * on those; NX when inexact otherwise. Overflow is judged on the rounded integer. */
 int32_t fpref_f_to_i32(fp_fmt_t f, uint32_t a, fp_rm_t rm, unsigned *flags);
+/* IEEE roundToIntegral (TestFloat's <F>_roundToInt, RISC-V Zfa fround / froundnx): a rounded
+ * to an integral value of the same format in rm, keeping its sign (-0.25 -> -0 in RNE); zeros,
+ * integers and infinities unchanged without flags; NaN -> canonical NaN, NV if sNaN. exact != 0
+ * raises NX when the result differs from a (roundToIntegralExact, TestFloat -exact); exact == 0
+ * never raises NX (TestFloat -notexact). No OF/UF in any format whose largest finite value is
+ * an integer (mw <= bias: fp16, bfloat16, fp32). Route: the exact double of a through nearbyint
+ * under fesetround (RMM: round, half away from zero), encoded back exactly. */
+uint32_t fpref_round_to_int(fp_fmt_t f, uint32_t a, fp_rm_t rm, int exact, unsigned *flags);
 /* NaN -> canonical NaN of `to`, NV if sNaN; widening exact */
 uint32_t fpref_f_to_f(fp_fmt_t from, fp_fmt_t to, uint32_t a, fp_rm_t rm, unsigned *flags);
 /* The correctly rounded route from an exact-or-round-to-odd double (exported for tests and

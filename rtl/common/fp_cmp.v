@@ -3,14 +3,18 @@
 // Filename:  fp_cmp.v
 //
 // Purpose:   IEEE float comparisons and min/max. op_i:
-//              0 EQ   result 1/0; quiet: NV only for a signaling NaN operand
-//              1 LT   result 1/0; signaling: NV for any NaN operand
+//              0 EQ   result 1/0; quiet: NV only for a signaling NaN operand (compareQuietEqual)
+//              1 LT   result 1/0; signaling: NV for any NaN operand (compareSignalingLess)
 //              2 LE   result 1/0; signaling
 //              3 MIN  RISC-V fmin (IEEE 754-2019 minimumNumber): -0 < +0; one NaN operand gives
 //                     the other operand; two NaNs give the canonical NaN; NV for a signaling NaN
 //              4 MAX  likewise
-//            Compare results are 0/1 in the LSB of result_o. Unordered (NaN) compares are 0.
-//            Codes 5..7 are reserved: result 0 and NV (a clean error).
+//              5 EQ   signaling: NV for any NaN operand (compareSignalingEqual)
+//              6 LT   quiet: NV only for a signaling NaN (compareQuietLess)
+//              7 LE   quiet
+//            Codes 0..2 are RISC-V's feq/flt/fle; 5..7 are the other three IEEE predicates
+//            (TestFloat's eq_signaling, lt_quiet, le_quiet). Compare results are 0/1 in the LSB
+//            of result_o; unordered (NaN) compares are 0. Every code is defined.
 //            One operation per cycle, Latency cycles (cc_pipe).
 //
 // Parameters:
@@ -42,7 +46,8 @@ module fp_cmp #(
   localparam integer W = ExpW + ManW + 1;
   localparam [W-1:0] QNaN = {1'b0, {ExpW{1'b1}}, 1'b1, {(ManW-1){1'b0}}};
   // op_i codes (listed in the header above; cmodel/include/fpref.h has no names for them).
-  localparam [2:0] OpEq = 3'd0, OpLt = 3'd1, OpLe = 3'd2, OpMin = 3'd3, OpMax = 3'd4;
+  localparam [2:0] OpEq = 3'd0, OpLt = 3'd1, OpLe = 3'd2, OpMin = 3'd3, OpMax = 3'd4,
+                   OpEqSig = 3'd5, OpLtQuiet = 3'd6, OpLeQuiet = 3'd7;
   localparam [4:0] FpFlagNv = 5'h10;    // FP_FLAG_NV of cmodel/include/fpref.h
 
   // ---------------------------------------------------------------- parameter checks
@@ -84,23 +89,20 @@ module fp_cmp #(
     result = {W{1'b0}};
     flags  = {5{any_snan}} & FpFlagNv;
     case (op_i)
-      OpLt: begin
-        result[0] = lt && !any_nan;
-        flags     = {5{any_nan}} & FpFlagNv;
-      end
-      OpLe: begin
-        result[0] = (lt || eq) && !any_nan;
-        flags     = {5{any_nan}} & FpFlagNv;
-      end
+      OpLt, OpLtQuiet: result[0] = lt && !any_nan;
+      OpLe, OpLeQuiet: result[0] = (lt || eq) && !any_nan;
       OpMin, OpMax: begin
         if (a_nan && b_nan)  result = QNaN;
         else if (a_nan)      result = b_i;
         else if (b_nan)      result = a_i;
         else                 result = (lt_total == (op_i == OpMin)) ? a_i : b_i;
       end
-      OpEq:    result[0] = eq && !any_nan;
-      default: flags     = FpFlagNv;     // reserved op code: result 0, NV
+      OpEq, OpEqSig:   result[0] = eq && !any_nan;
+      default:         result    = {W{1'b0}};   // unreachable: every code is listed
     endcase
+    // The signaling predicates raise NV for any NaN operand (the quiet ones and min/max only
+    // for a signaling NaN, the default above).
+    if (op_i == OpLt || op_i == OpLe || op_i == OpEqSig) flags = {5{any_nan}} & FpFlagNv;
   end
 
   cc_pipe #(.Width(W + 5), .Depth(Latency)) u_pipe (

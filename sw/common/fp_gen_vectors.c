@@ -2,10 +2,11 @@
  * expected results computed by the float reference (cmodel/include/fpref.h).
  *
  *   fp_gen_vectors <function> [-rnear_even|-rminMag|-rmin|-rmax|-rnear_maxMag]
- *                  [-seed N] [-n N] [-exact] [-tininessafter]
+ *                  [-seed N] [-n N] [-notexact|-exact] [-tininessafter]
  *
  * Functions (TestFloat names; min/max and everything bf16 are our extension):
- *   <F>_add <F>_sub <F>_mul <F>_mulAdd <F>_div <F>_sqrt <F>_eq <F>_lt <F>_le <F>_min <F>_max
+ *   <F>_add <F>_sub <F>_mul <F>_mulAdd <F>_div <F>_sqrt <F>_eq <F>_lt <F>_le <F>_eq_signaling
+ *   <F>_lt_quiet <F>_le_quiet <F>_min <F>_max <F>_roundToInt
  *   <F>_to_i32 i32_to_<F> <F>_to_ui32 ui32_to_<F> <F>_to_<G>   with F, G in f16, bf16, f32 (F != G)
  * Output: one case per line, the operands, the expected result and the flags, separated by
  * single spaces: floats in uppercase hex zero-padded to the format width (4 digits for
@@ -13,8 +14,11 @@
  * flags as 2 hex digits in TestFloat's order (NV 10, DZ 08, OF 04, UF 02, NX 01).
  * Semantics are RISC-V's (see fpref.h): canonical NaN results, tininess after rounding, fma
  * inf*0 + qNaN invalid, saturating float-to-int (ui32: NaN/+overflow -> FFFFFFFF, negative
- * values that do not round to 0 -> 0, fpref_u32.c); conversions to integer raise inexact (TestFloat
- * -exact; -exact and -tininessafter are accepted and change nothing).
+ * values that do not round to 0 -> 0, fpref_u32.c). -exact / -notexact as in testfloat_gen, with
+ * its default -notexact: roundToInt and the conversions to integer raise inexact only with
+ * -exact. -tininessafter is accepted and changes nothing; -tininessbefore and -rodd are refused
+ * (exit status 2) for the functions whose results they would change (the reference has
+ * neither), and ignored for the others, as testfloat_gen ignores them.
  * Cases: every combination of a list of ~22 special operands of the format (+-0, +-min and
  * max subnormal, +-min normal, +-1, +-max normal, +-inf, qNaN, sNaN, 1+ulp, the half-ulp of
  * 1 and of the largest value, 1.5, 1-ulp/2, -3; conversions add the values that round at the
@@ -32,10 +36,10 @@
 #include "cutil.h"
 #include "fpref.h"
 
-typedef enum { K_AB, K_ABC, K_A, K_CMP, K_F2I, K_I2F, K_F2F } kind_t;
+typedef enum { K_AB, K_ABC, K_A, K_CMP, K_F2I, K_I2F, K_F2F, K_RTI } kind_t;
 typedef enum {
-  OP_ADD, OP_SUB, OP_MUL, OP_FMA, OP_DIV, OP_SQRT, OP_EQ, OP_LT, OP_LE, OP_MIN, OP_MAX,
-  OP_F2I, OP_I2F, OP_F2U, OP_U2F, OP_F2F
+  OP_ADD, OP_SUB, OP_MUL, OP_FMA, OP_DIV, OP_SQRT, OP_EQ, OP_LT, OP_LE, OP_EQS, OP_LTQ, OP_LEQ,
+  OP_MIN, OP_MAX, OP_RTI, OP_F2I, OP_I2F, OP_F2U, OP_U2F, OP_F2F
 } op_t;
 
 typedef struct {
@@ -54,7 +58,8 @@ static const struct {
     {"add", OP_ADD, K_AB}, {"sub", OP_SUB, K_AB}, {"mul", OP_MUL, K_AB},
     {"mulAdd", OP_FMA, K_ABC}, {"div", OP_DIV, K_AB}, {"sqrt", OP_SQRT, K_A},
     {"eq", OP_EQ, K_CMP}, {"lt", OP_LT, K_CMP}, {"le", OP_LE, K_CMP},
-    {"min", OP_MIN, K_AB}, {"max", OP_MAX, K_AB},
+    {"eq_signaling", OP_EQS, K_CMP}, {"lt_quiet", OP_LTQ, K_CMP}, {"le_quiet", OP_LEQ, K_CMP},
+    {"min", OP_MIN, K_AB}, {"max", OP_MAX, K_AB}, {"roundToInt", OP_RTI, K_RTI},
 };
 #define NOPS (sizeof kOps / sizeof kOps[0])
 
@@ -64,11 +69,13 @@ typedef struct {
   const fmtinfo_t *a; /* operand format (NULL for i32) */
   const fmtinfo_t *z; /* result format (NULL for i32 / bool) */
   fp_rm_t rm;
+  int exact;          /* -exact: roundToInt and to-integer conversions raise inexact */
 } job_t;
 
 static void usage_error(const char *msg, const char *arg) {
   fprintf(stderr, "fp_gen_vectors: %s%s%s (usage: fp_gen_vectors <function> "
-                  "[-rnear_even|-rminMag|-rmin|-rmax|-rnear_maxMag] [-seed N] [-n N])\n",
+                  "[-rnear_even|-rminMag|-rmin|-rmax|-rnear_maxMag] [-notexact|-exact] "
+                  "[-seed N] [-n N])\n",
           msg, arg ? ": " : "", arg ? arg : "");
   exit(2);
 }
@@ -277,6 +284,18 @@ static int int_boundary_values(fp_fmt_t src, uint32_t *list, int n) {
   n = add_value(src, list, n, -2147483904.0);
   return n;
 }
+/* roundToInt: the ties and near-ties at small integers, the largest non-integers and the
+ * smallest values that are integers (2^mw), both signs */
+static int rti_values(fp_fmt_t src, uint32_t *list, int n) {
+  const double ulp1 = ldexp(1.0, -src.mw), big = ldexp(1.0, src.mw);
+  const double v[] = {0.25, 0.75, 1.5, 1.0 + ulp1, 2.0 - ulp1, 0.5 - ulp1 / 2, 0.5 + ulp1,
+                      5.5, 6.5, big - 0.5, big / 2 + 0.5, big};
+  for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+    n = add_value(src, list, n, v[i]);
+    n = add_value(src, list, n, -v[i]);
+  }
+  return n;
+}
 static const uint32_t kUInts[] = {0, 1, 2, 3, 255, 257, 259, 2049, 65504, 65505, 65519, 65520,
                                    16777215, 16777217, 16777219, 0x7FFFFFFF, 0x80000000,
                                    0x80000001, 0x800000C0, 0xFFFFFF7F, 0xFFFFFF80, 0xFFFFFFFE,
@@ -305,6 +324,10 @@ static void emit(const job_t *j, uint32_t a, uint32_t b, uint32_t c) {
     case OP_EQ: z = fpref_eq(f, a, b, &fl); break;
     case OP_LT: z = fpref_lt(f, a, b, &fl); break;
     case OP_LE: z = fpref_le(f, a, b, &fl); break;
+    case OP_EQS: z = fpref_eq_signaling(f, a, b, &fl); break;
+    case OP_LTQ: z = fpref_lt_quiet(f, a, b, &fl); break;
+    case OP_LEQ: z = fpref_le_quiet(f, a, b, &fl); break;
+    case OP_RTI: z = fpref_round_to_int(f, a, j->rm, j->exact, &fl); break;
     case OP_MIN: z = fpref_min(f, a, b, &fl); break;
     case OP_MAX: z = fpref_max(f, a, b, &fl); break;
     case OP_F2I: z = (uint32_t)fpref_f_to_i32(f, a, j->rm, &fl); break;
@@ -313,6 +336,8 @@ static void emit(const job_t *j, uint32_t a, uint32_t b, uint32_t c) {
     case OP_U2F: z = fpref_u32_to_f(f, a, j->rm, &fl); break;
     case OP_F2F: z = fpref_f_to_f(f, j->z->f, a, j->rm, &fl); break;
   }
+  /* -notexact: a conversion to integer never raises inexact (TestFloat's exact = false) */
+  if ((j->op == OP_F2I || j->op == OP_F2U) && !j->exact) fl &= ~(unsigned)FP_FLAG_NX;
   const int da = j->a ? j->a->digits : 8;
   hex(a, da, ' ');
   if (j->kind == K_AB || j->kind == K_ABC || j->kind == K_CMP) hex(b, da, ' ');
@@ -326,30 +351,47 @@ int main(int argc, char **argv) {
   job_t j;
   const char *func = NULL;
   unsigned long long seed = 1, n = 1000;
+  int rodd = 0, tiny_before = 0;
   j.rm = FP_RNE;
+  j.exact = 0;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     if (s[0] != '-') {
       if (func) usage_error("more than one function", s);
       func = s;
-    } else if (!strcmp(s, "-rnear_even")) j.rm = FP_RNE;
-    else if (!strcmp(s, "-rminMag")) j.rm = FP_RTZ;
-    else if (!strcmp(s, "-rmin")) j.rm = FP_RDN;
-    else if (!strcmp(s, "-rmax")) j.rm = FP_RUP;
-    else if (!strcmp(s, "-rnear_maxMag")) j.rm = FP_RMM;
-    else if (!strcmp(s, "-exact") || !strcmp(s, "-tininessafter")) continue;
+    } else if (!strcmp(s, "-rnear_even")) j.rm = FP_RNE, rodd = 0;
+    else if (!strcmp(s, "-rminMag")) j.rm = FP_RTZ, rodd = 0;
+    else if (!strcmp(s, "-rmin")) j.rm = FP_RDN, rodd = 0;
+    else if (!strcmp(s, "-rmax")) j.rm = FP_RUP, rodd = 0;
+    else if (!strcmp(s, "-rnear_maxMag")) j.rm = FP_RMM, rodd = 0;
+    else if (!strcmp(s, "-rodd")) rodd = 1;
+    else if (!strcmp(s, "-exact")) j.exact = 1;
+    else if (!strcmp(s, "-notexact")) j.exact = 0;
+    else if (!strcmp(s, "-tininessafter")) tiny_before = 0;
+    else if (!strcmp(s, "-tininessbefore")) tiny_before = 1;
     else if (!strcmp(s, "-seed")) seed = parse_count(s, i + 1 < argc ? argv[++i] : NULL, UINT64_MAX);
     else if (!strcmp(s, "-n")) n = parse_count(s, i + 1 < argc ? argv[++i] : NULL, MAX_CASES);
     else usage_error("unknown option", s);
   }
   if (!func) usage_error("no function given", NULL);
   if (!parse_function(func, &j)) usage_error("unknown function", func);
+  {
+    /* TestFloat's attributes: which functions round, and which can be tiny and inexact */
+    const fp_fmt_t fa = j.a ? j.a->f : FP_FMT_F32, fz = j.z ? j.z->f : fa;
+    const int exact_op = j.kind == K_CMP || j.op == OP_MIN || j.op == OP_MAX ||
+                         (j.kind == K_F2F && fz.mw >= fa.mw && fz.ew >= fa.ew);
+    const int tiny_op = j.op == OP_MUL || j.op == OP_FMA ||
+                        (j.kind == K_F2F && (fz.ew < fa.ew || (fz.ew == fa.ew && fz.mw < fa.mw)));
+    if (rodd && !exact_op) usage_error("-rodd is not supported (no round-to-odd mode)", func);
+    if (tiny_before && tiny_op)
+      usage_error("-tininessbefore is not supported (tininess is detected after rounding)", func);
+  }
   g_rng = cutil_rng_seed(seed);
 
   static char buf[1 << 16];
   setvbuf(stdout, buf, _IOFBF, sizeof buf);
   const fp_fmt_t fa = j.a ? j.a->f : FP_FMT_F32;
-  uint32_t sp[96];
+  uint32_t sp[192];
   int ns = 0;
   switch (j.kind) {
     case K_I2F:
@@ -361,6 +403,11 @@ int main(int argc, char **argv) {
     case K_F2I:
       ns = specials(fa, sp);
       ns = int_boundary_values(fa, sp, ns);
+      break;
+    case K_RTI:
+      ns = specials(fa, sp);
+      ns = int_boundary_values(fa, sp, ns);
+      ns = rti_values(fa, sp, ns);
       break;
     case K_F2F:
       ns = specials(fa, sp);
@@ -387,7 +434,7 @@ int main(int argc, char **argv) {
         a = (uint32_t)rnd_i32();
         if (j.op == OP_U2F && rndn(2)) a = rnd32() >> rndn(32); /* unsigned magnitudes */
         break;
-      case K_F2I: a = rnd_for_int(fa); break;
+      case K_F2I: case K_RTI: a = rnd_for_int(fa); break;
       case K_A:
         a = rnd_pat(fa);
         if (rndn(8)) a &= (1u << (fa.ew + fa.mw)) - 1; /* mostly non-negative sqrt operands */

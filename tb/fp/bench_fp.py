@@ -23,7 +23,8 @@ os.chdir(ROOT)
 
 UNITS = [("fp_add", "add/sub"), ("fp_mul", "mul"), ("fp_fma", "fma"),
          ("fp_divsqrt_iter", "div/sqrt, iterative"), ("fp_divsqrt_unrolled", "div/sqrt, unrolled"),
-         ("fp_cmp", "compare/min/max"), ("fp_i2f", "int32 to float"), ("fp_f2i", "float to int32")]
+         ("fp_cmp", "compare/min/max"), ("fp_i2f", "int32 to float"), ("fp_f2i", "float to int32"),
+         ("fp_rti", "round to integer")]
 FORMATS = ["f32", "f16", "bf16"]
 
 

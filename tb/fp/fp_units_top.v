@@ -17,6 +17,7 @@
 //              7   fp_f2i      Latency 1          [0] signed
 //              8   fp_f2f      to (X1ExpW, X1ManW), Latency 1
 //              9   fp_f2f      to (X2ExpW, X2ManW), Latency 0
+//             10   fp_rti      Latency 1          [0] exact (NX when inexact)
 //
 ////////////////////////////////////////////////////////////////////////////////////////////////////
 `default_nettype none
@@ -31,17 +32,17 @@ module fp_units_top #(
 ) (
   input  wire          clk_i,
   input  wire          rst_ni,
-  input  wire [9:0]    in_valid_i,
-  output wire [9:0]    in_ready_o,
+  input  wire [10:0]   in_valid_i,
+  output wire [10:0]   in_ready_o,
   input  wire [31:0]   a_i,
   input  wire [31:0]   b_i,
   input  wire [31:0]   c_i,
   input  wire [2:0]    op_i,
   input  wire [2:0]    rm_i,
-  output wire [9:0]    out_valid_o,
-  input  wire [9:0]    out_ready_i,
-  output wire [319:0]  result_o,
-  output wire [49:0]   flags_o
+  output wire [10:0]   out_valid_o,
+  input  wire [10:0]   out_ready_i,
+  output wire [351:0]  result_o,
+  output wire [54:0]   flags_o
 );
 
   localparam integer W  = ExpW + ManW + 1;
@@ -52,6 +53,7 @@ module fp_units_top #(
   wire [W-1:0]  b = b_i[W-1:0];
   wire [W-1:0]  c = c_i[W-1:0];
   wire [W-1:0]  res [0:7];
+  wire [W-1:0]  res_rti;
   wire [W1-1:0] res_x1;
   wire [W2-1:0] res_x2;
   wire [31:0]   res_int;
@@ -110,11 +112,16 @@ module fp_units_top #(
     .a_i(a), .rm_i, .out_valid_o(out_valid_o[9]), .out_ready_i(out_ready_i[9]),
     .result_o(res_x2), .flags_o(flags_o[9*5 +: 5]));
 
+  fp_rti #(.ExpW(ExpW), .ManW(ManW), .Latency(1)) u_rti (
+    .clk_i, .rst_ni, .in_valid_i(in_valid_i[10]), .in_ready_o(in_ready_o[10]),
+    .a_i(a), .rm_i, .exact_i(op_i[0]), .out_valid_o(out_valid_o[10]),
+    .out_ready_i(out_ready_i[10]), .result_o(res_rti), .flags_o(flags_o[10*5 +: 5]));
+
   assign res[7] = {W{1'b0}};
   // Results zero-extended to 32 bits.
   genvar u;
   generate
-    for (u = 0; u < 10; u = u + 1) begin : gen_res
+    for (u = 0; u < 11; u = u + 1) begin : gen_res
       localparam integer RW = (u == 7) ? 32 : (u == 8) ? W1 : (u == 9) ? W2 : W;
       wire [RW-1:0] r;
       if (u < 7) begin : gen_same
@@ -123,8 +130,10 @@ module fp_units_top #(
         assign r = res_int;
       end else if (u == 8) begin : gen_x1
         assign r = res_x1;
-      end else begin : gen_x2
+      end else if (u == 9) begin : gen_x2
         assign r = res_x2;
+      end else begin : gen_rti
+        assign r = res_rti;
       end
       if (RW < 32) begin : gen_pad
         assign result_o[u*32 +: 32] = {{(32-RW){1'b0}}, r};

@@ -4,12 +4,14 @@
 // Every unit gets, in order:
 //   1. directed operands: all pairs (all triples for fma) of the format's special values --
 //      signed zeros, smallest/largest subnormals and normals, +-1, ties, infinities, quiet and
-//      signaling NaNs -- in all five rounding modes, plus the reserved rounding modes and
-//      compare codes (clean error: canonical NaN / 0 and NV, then normal operation);
+//      signaling NaNs -- in all five rounding modes and every op code (all eight compare
+//      codes, exact and not for roundToInt), plus the reserved rounding modes (clean error:
+//      canonical NaN and NV, then normal operation);
 //   2. +n random operations (default 1,000,000) in random rounding modes, operands biased
 //      toward the special exponents, toward cancellation (add, fma) and rounding ties;
 //   3. with +exhaustive (16-bit formats): every value through every unary operation (sqrt in
-//      both divider forms, to int32/uint32, to both other formats) in all five rounding modes;
+//      both divider forms, to int32/uint32, to both other formats, roundToInt exact and not) in
+//      all five rounding modes;
 //   4. a reset with operations in flight, after which the unit must come back clean.
 // +unit=<name>[,<name>...] restricts the run to those units (names in tb_fp_units.h).
 #include "Vfp_units_top.h"
@@ -98,10 +100,18 @@ static FpOp rand_op(int unit) {
     case U_DIVSQRT:
     case U_DIVSQRT_UNROLLED: o.op = tb_rand_u32() & 1; break;
     case U_CMP:
-      o.op = tb_rand_range(0, 4);
+      o.op = tb_rand_range(0, 7);
       if (tb_chance(25)) o.b = o.a ^ (tb_chance(50) ? 1 : 0);
       break;
     case U_I2F: o.a = rand_int(); o.op = tb_rand_u32() & 1; break;
+    case U_RTI:
+      o.op = tb_rand_u32() & 1;
+      if (tb_chance(60)) {  // magnitudes 2^-2 .. 2^(ManW+1): every rounding position, and above
+        const uint32_t bias = (1u << (f.ew - 1)) - 1;
+        uint32_t e = bias - 2 + tb_rand_range(0, f.mw + 3);
+        o.a = (o.a & (sign | ((1u << f.mw) - 1))) | (e << f.mw);
+      }
+      break;
     case U_F2I:
       o.op = tb_rand_u32() & 1;
       if (tb_chance(50)) {  // magnitudes around the integer range
@@ -140,7 +150,7 @@ int main(int argc, char **argv) {
     // 1. directed
     std::vector<FpOp> ops;
     const int nops = u == U_ADD ? 2 : (u == U_DIVSQRT || u == U_DIVSQRT_UNROLLED) ? 2
-                   : u == U_CMP ? 5 : (u == U_I2F || u == U_F2I) ? 2 : 1;
+                   : u == U_CMP ? 8 : (u == U_I2F || u == U_F2I || u == U_RTI) ? 2 : 1;
     for (int rm = 0; rm < 5; rm++)
       for (int op = 0; op < nops; op++)
         for (uint32_t x : sp)
@@ -153,10 +163,9 @@ int main(int argc, char **argv) {
               ops.push_back({u, x, y, 0, op, rm});
             }
           }
-    // Reserved rounding modes / op codes are clean errors, and the unit keeps working.
+    // Reserved rounding modes are clean errors, and the unit keeps working (fp_cmp has no
+    // rounding mode and no reserved op code).
     for (int rm = 5; rm < 8; rm++) ops.push_back({u, sp[7 * 2], sp[8 * 2], sp[7 * 2], 0, rm});
-    if (u == U_CMP)
-      for (int op = 5; op < 8; op++) ops.push_back({u, sp[7 * 2], sp[8 * 2], 0, op, 0});
     ops.push_back(rand_op(u));
     drv.run(ops);
 
@@ -174,7 +183,7 @@ int main(int argc, char **argv) {
     // 3. exhaustive unary operations of the 16-bit formats
     if (exhaustive && fp_width(kF) == 16) {
       const bool unary = u == U_DIVSQRT || u == U_DIVSQRT_UNROLLED || u == U_F2I ||
-                         u == U_F2F_X1 || u == U_F2F_X2;
+                         u == U_F2F_X1 || u == U_F2F_X2 || u == U_RTI;
       for (int rm = 0; rm < 5 && unary; rm++)
         for (int op = 0; op < 2; op++) {
           if ((u == U_F2F_X1 || u == U_F2F_X2) && op) continue;

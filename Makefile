@@ -12,6 +12,8 @@
 #   make coverage      line/toggle coverage of the harness runs (build/coverage)
 #   make formal        formal proofs of the shared handshake cells, each with a seeded bug that
 #                      must fail -> docs/formal.md (FORMAL_ARGS="<proof> ..." for some)
+#   make mutate        mutation testing: RTL mutants vs the regression, score per block
+#                      -> docs/mutation.md (MUTATE_ARGS="--block <b> --count N --seed S")
 #   make new-block NAME=x   scaffold a new block (scripts/new_block.py)
 #
 # Knobs: TRACE=1 (FST waveform of sim runs), SEED=N, LONG=1 (100x longer random runs),
@@ -239,6 +241,17 @@ all: build-tests
 # ---------------------------------------------------------------- benchmarks
 .PHONY: bench
 bench: $(addprefix bench-,$(BENCH_BLOCKS))
+
+# ---------------------------------------------------------------- mutation testing
+# Source-level mutants of every block's RTL (mutant schemata: one instrumented build per
+# harness), each run against the regression entries of the harnesses that elaborate its file;
+# killed-lint / killed-test / survived / equivalent and the score per block -> docs/mutation.md
+# and $(BUILD)/mutate/results.json (scripts/mutate.py). Long: MUTATE_ARGS picks blocks, count,
+# seed and parallel runs (--jobs).
+.PHONY: mutate
+MUTATE_ARGS ?=
+mutate: build-tests
+	@python3 scripts/mutate.py $(MUTATE_ARGS)
 
 # ---------------------------------------------------------------- formal proofs
 # k-induction proofs of the shared handshake cells (Yosys, yosys-smtbmc, z3) and, per proof, a

@@ -5,8 +5,10 @@
 // TB_Outstanding.
 //   +n random copies of 1..2000 beats from random bus-aligned addresses (many cross 4 KB and
 //   need bursts of MaxBurst), queued back to back; each destination checked byte for byte at its
-//   done_o, the bursts counted against the split rule; SLVERR on a read (rd_err_o) and on a
-//   write (done_err_o) followed by good copies; reset in the middle of copies.
+//   done_o, the bursts counted against the split rule; SLVERR on a read (rd_err_o and the data
+//   stream's error flag, per beat) and on a write (done_err_o: an error in a middle burst, in the
+//   last beat only, and in a copy of one burst) followed by good copies; reset in the middle of
+//   copies.
 // Last line: "N passed, N failed".
 #include <cinttypes>
 #include <cstdio>
@@ -37,7 +39,8 @@ struct Env {
   TbCycle<Top> clk;
   TbAxiMem<Top> mem;
   std::deque<Copy> pending, inflight;
-  long rd_bursts = 0, wr_bursts = 0, rd_errs = 0, exp_rd = 0, exp_wr = 0, done = 0;
+  long rd_bursts = 0, wr_bursts = 0, rd_errs = 0, rd_data_errs = 0, exp_rd = 0, exp_wr = 0,
+       done = 0;
   uint64_t dst_next = kDstBase;
   explicit Env(const TbArgs &args)
       : a(args), sim(args, 200000000ull), clk(sim), mem(clk, &sc, kMem, args.stall_pct, args.gap_pct) {
@@ -63,6 +66,7 @@ struct Env {
       e->rd_bursts += t->rd_burst_o;
       e->wr_bursts += t->wr_burst_o;
       e->rd_errs += t->rd_err_o;
+      e->rd_data_errs += t->rd_data_err_o;
       if (t->done_o) e->finish_one(t->done_err_o);
     }
   }
@@ -127,14 +131,18 @@ int main(int argc, char **argv) {
              static_cast<uint64_t>(e.rd_bursts));
   e.sc.check("AW bursts = the split rule's count", 0, static_cast<uint64_t>(e.exp_wr),
              static_cast<uint64_t>(e.wr_bursts));
+  e.sc.check("no data beat of a good copy flagged as an error", 0, 0,
+             static_cast<uint64_t>(e.rd_data_errs));
   // a SLVERR on a read, then on a write; each followed by good copies
   {
     queue_copy(e, id, 300, true, false);
     const Copy &c = e.pending.back();
     e.mem.add_slverr(c.src + kBB * 10, c.src + kBB * 20);
-    long errs0 = e.rd_errs;
+    long errs0 = e.rd_errs, data_errs0 = e.rd_data_errs;
     e.sc.expect(run_until_idle(e), "a copy with a read error completes", static_cast<uint64_t>(id));
     e.sc.check("rd_err_o once per error beat", static_cast<uint64_t>(id), 10, static_cast<uint64_t>(e.rd_errs - errs0));
+    e.sc.check("data_err_o on exactly the error beats of the data stream", static_cast<uint64_t>(id), 10,
+               static_cast<uint64_t>(e.rd_data_errs - data_errs0));
     e.mem.slverr.clear();
     id++;
     queue_copy(e, id++, 500);
@@ -142,6 +150,23 @@ int main(int argc, char **argv) {
     const Copy &w = e.pending.back();
     e.mem.add_slverr(w.dst + kBB * 100, w.dst + kBB * 101);
     e.sc.expect(run_until_idle(e), "a copy with a write error completes", static_cast<uint64_t>(id));
+    e.mem.slverr.clear();
+    id++;
+    // the error in the last beat only: done_err_o comes from the last B response itself, not
+    // from an error an earlier burst left behind
+    queue_copy(e, id, 300, false, true);
+    const Copy &wl = e.pending.back();
+    e.mem.add_slverr(wl.dst + kBB * 299, wl.dst + kBB * 300);
+    e.sc.expect(run_until_idle(e), "a copy with an error in its last beat completes", static_cast<uint64_t>(id));
+    e.mem.slverr.clear();
+    id++;
+    // a copy of one burst (8 beats from the start of a 4 KB page) with a write error
+    queue_copy(e, id, 8, false, true);
+    Copy &w1 = e.pending.back();
+    w1.dst = (w1.dst + 4095) & ~static_cast<uint64_t>(4095);
+    e.dst_next = w1.dst + 8 * kBB + 4096;
+    e.mem.add_slverr(w1.dst, w1.dst + 8 * kBB);
+    e.sc.expect(run_until_idle(e), "a one-burst copy with a write error completes", static_cast<uint64_t>(id));
     e.mem.slverr.clear();
     id++;
     for (int k = 0; k < 5; k++) queue_copy(e, id++, tb_rand_range(1, 2000));

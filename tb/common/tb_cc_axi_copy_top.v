@@ -4,6 +4,7 @@
 // starts a read of src and a write of dst at once (both masters take it in the same cycle); the
 // read data stream feeds the write data stream directly, so the write side's W backpressure
 // reaches RREADY. done_o / done_err_o: the command's last write response (the masters' own).
+// rd_data_err_o: a read data beat with an error response moved (the read master's data_err_o).
 // Parameters: DataW, MaxBurst, Outstanding as the masters (address 32 bits, ID 0).
 module tb_cc_axi_copy_top #(
   parameter integer DataW       = 32,
@@ -20,6 +21,7 @@ module tb_cc_axi_copy_top #(
   output wire               done_o,
   output wire               done_err_o,
   output wire               rd_err_o,
+  output wire               rd_data_err_o,
   output wire               busy_o,
   output wire               rd_burst_o,
   output wire               wr_burst_o,
@@ -66,7 +68,8 @@ module tb_cc_axi_copy_top #(
   // Both masters take the command in the same cycle.
   wire go = cmd_valid_i && rd_ready && wr_ready;
   assign cmd_ready_o = rd_ready && wr_ready;
-  wire unused_ok = &{1'b0, d_last, d_err, rd_resp, wr_resp, wr_err};
+  wire unused_ok = &{1'b0, d_last, rd_resp, wr_resp, wr_err};
+  assign rd_data_err_o = d_valid && d_ready && d_err;
 
   cc_axi_rd_master #(
     .AddrW(32), .DataW(DataW), .BeatsW(16), .MaxBurst(MaxBurst), .Outstanding(Outstanding)

@@ -7,8 +7,8 @@
 //   need bursts of MaxBurst), queued back to back; each destination checked byte for byte at its
 //   done_o, the bursts counted against the split rule; SLVERR on a read (rd_err_o and the data
 //   stream's error flag, per beat) and on a write (done_err_o: an error in a middle burst, in the
-//   last beat only, and in a copy of one burst) followed by good copies; reset in the middle of
-//   copies.
+//   last beat only, and in a copy of one burst; err_o once per error response) followed by good
+//   copies; reset in the middle of copies.
 // Last line: "N passed, N failed".
 #include <cinttypes>
 #include <cstdio>
@@ -39,8 +39,8 @@ struct Env {
   TbCycle<Top> clk;
   TbAxiMem<Top> mem;
   std::deque<Copy> pending, inflight;
-  long rd_bursts = 0, wr_bursts = 0, rd_errs = 0, rd_data_errs = 0, exp_rd = 0, exp_wr = 0,
-       done = 0;
+  long rd_bursts = 0, wr_bursts = 0, rd_errs = 0, rd_data_errs = 0, wr_errs = 0, exp_rd = 0,
+       exp_wr = 0, done = 0;
   uint64_t dst_next = kDstBase;
   explicit Env(const TbArgs &args)
       : a(args), sim(args, 200000000ull), clk(sim), mem(clk, &sc, kMem, args.stall_pct, args.gap_pct) {
@@ -67,6 +67,7 @@ struct Env {
       e->wr_bursts += t->wr_burst_o;
       e->rd_errs += t->rd_err_o;
       e->rd_data_errs += t->rd_data_err_o;
+      e->wr_errs += t->wr_err_o;
       if (t->done_o) e->finish_one(t->done_err_o);
     }
   }
@@ -133,6 +134,8 @@ int main(int argc, char **argv) {
              static_cast<uint64_t>(e.wr_bursts));
   e.sc.check("no data beat of a good copy flagged as an error", 0, 0,
              static_cast<uint64_t>(e.rd_data_errs));
+  e.sc.check("no write response of a good copy flagged as an error", 0, 0,
+             static_cast<uint64_t>(e.wr_errs));
   // a SLVERR on a read, then on a write; each followed by good copies
   {
     queue_copy(e, id, 300, true, false);
@@ -169,6 +172,9 @@ int main(int argc, char **argv) {
     e.sc.expect(run_until_idle(e), "a one-burst copy with a write error completes", static_cast<uint64_t>(id));
     e.mem.slverr.clear();
     id++;
+    // each of the three windows lies in one burst: one error response each
+    e.sc.check("err_o once per write response with an error", static_cast<uint64_t>(id), 3,
+               static_cast<uint64_t>(e.wr_errs));
     for (int k = 0; k < 5; k++) queue_copy(e, id++, tb_rand_range(1, 2000));
     e.sc.expect(run_until_idle(e), "good copies after the errors", static_cast<uint64_t>(id));
   }

@@ -5,6 +5,7 @@
 // read data stream feeds the write data stream directly, so the write side's W backpressure
 // reaches RREADY. done_o / done_err_o: the command's last write response (the masters' own).
 // rd_data_err_o: a read data beat with an error response moved (the read master's data_err_o).
+// wr_err_o: a write response with an error (the write master's err_o).
 // Parameters: DataW, MaxBurst, Outstanding as the masters (address 32 bits, ID 0).
 module tb_cc_axi_copy_top #(
   parameter integer DataW       = 32,
@@ -22,6 +23,7 @@ module tb_cc_axi_copy_top #(
   output wire               done_err_o,
   output wire               rd_err_o,
   output wire               rd_data_err_o,
+  output wire               wr_err_o,
   output wire               busy_o,
   output wire               rd_burst_o,
   output wire               wr_burst_o,
@@ -64,11 +66,10 @@ module tb_cc_axi_copy_top #(
   wire rd_ready, wr_ready, rd_busy, wr_busy, d_valid, d_ready, d_last, d_err;
   wire [DataW-1:0] d;
   wire [1:0] rd_resp, wr_resp;
-  wire wr_err;
   // Both masters take the command in the same cycle.
   wire go = cmd_valid_i && rd_ready && wr_ready;
   assign cmd_ready_o = rd_ready && wr_ready;
-  wire unused_ok = &{1'b0, d_last, rd_resp, wr_resp, wr_err};
+  wire unused_ok = &{1'b0, d_last, rd_resp, wr_resp};
   assign rd_data_err_o = d_valid && d_ready && d_err;
 
   cc_axi_rd_master #(
@@ -94,7 +95,7 @@ module tb_cc_axi_copy_top #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cmd_valid_i(go), .cmd_ready_o(wr_ready), .cmd_addr_i(cmd_dst_i), .cmd_beats_i(cmd_beats_i),
     .data_valid_i(d_valid), .data_ready_o(d_ready), .data_i(d),
-    .busy_o(wr_busy), .done_o(done_o), .done_err_o(done_err_o), .err_o(wr_err),
+    .busy_o(wr_busy), .done_o(done_o), .done_err_o(done_err_o), .err_o(wr_err_o),
     .err_resp_o(wr_resp), .burst_o(wr_burst_o),
     .m_axi_awvalid_o(m_axi_awvalid_o), .m_axi_awready_i(m_axi_awready_i),
     .m_axi_awid_o(m_axi_awid_o), .m_axi_awaddr_o(m_axi_awaddr_o), .m_axi_awlen_o(m_axi_awlen_o),

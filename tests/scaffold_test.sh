@@ -41,7 +41,7 @@ python3 scripts/gen_fusesoc_core.py --check > /dev/null && ok || bad "fusesoc.co
 grep -q "sim_demo:" fusesoc.core && ok || bad "fusesoc.core has no sim_demo target"
 
 make -s BUILD=build JOBS=2 test-demo > "$S/test.log" 2>&1 && ok || { bad "make test-demo"; tail -20 "$S/test.log"; }
-tail -1 "$S/test.log" | grep -q "^5 passed, 0 failed$" && ok || bad "make test-demo: $(tail -1 "$S/test.log")"
+tail -1 "$S/test.log" | grep -q "^6 passed, 0 failed$" && ok || bad "make test-demo: $(tail -1 "$S/test.log")"
 BUILD=build python3 scripts/main_job.py --blocks demo --no-synth > "$S/main.log" 2>&1 && ok || { bad "main job"; tail -5 "$S/main.log"; }
 grep -q "^| demo .* 2001/2001 .* 1001 .* 1.00 beats/cycle" "$S/main.log" && ok || bad "main job row: $(grep '^| demo' "$S/main.log")"
 BUILD=build python3 synth/run_synth.py --check --configs-only --only demo_w32 > "$S/synth.log" 2>&1 && ok \

@@ -14,6 +14,8 @@
 #                      must fail -> docs/formal.md (FORMAL_ARGS="<proof> ..." for some)
 #   make mutate        mutation testing: RTL mutants vs the regression, score per block
 #                      -> docs/mutation.md (MUTATE_ARGS="--block <b> --count N --seed S")
+#   make fuzz          libFuzzer on every file reader and host-tool front end, FUZZ_TIME s each
+#                      (default 60; FUZZ_TARGETS="<t> ..." for some) -> docs/fuzz.md
 #   make new-block NAME=x   scaffold a new block (scripts/new_block.py)
 #
 # Knobs: TRACE=1 (FST waveform of sim runs), SEED=N, LONG=1 (100x longer random runs),
@@ -261,6 +263,17 @@ mutate: build-tests
 FORMAL_ARGS ?=
 formal: tools
 	@python3 scripts/formal.py --jobs $(JOBS) $(FORMAL_ARGS)
+
+# ---------------------------------------------------------------- fuzzing
+# One libFuzzer target per file reader and per host tool (tests/fuzz/targets.toml), built with
+# clang-14 and ASan/UBSan into $(BUILD)/fuzz, each fuzzed FUZZ_TIME seconds, one at a time;
+# findings go to the regression corpus tests/fuzz/corpus/<target>/, which the smoke of
+# `make test` (tests/fuzz.list) replays (scripts/fuzz.py, docs/fuzz.md).
+.PHONY: fuzz
+FUZZ_TIME    ?= 60
+FUZZ_TARGETS ?=
+fuzz: tools
+	@python3 scripts/fuzz.py --jobs $(JOBS) run --time $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # ---------------------------------------------------------------- coverage
 .PHONY: coverage

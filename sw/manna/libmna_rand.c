@@ -404,8 +404,8 @@ static long cap_cost(const tg_t *g, long hi, double base, double per) {
   if (g->allow <= 0) return hi;
   const double room = g->allow - base;
   if (room < 0) return -1;
-  const long c = (long)(room / per);
-  return c < hi ? c : hi;
+  const double c = room / per; /* compared as a double: allow is 1e30 (no cap) in a loop of 0 */
+  return c < (double)hi ? (long)c : hi;
 }
 
 static long minl(long a, long b) { return a < b ? a : b; }

@@ -9,11 +9,15 @@
 //                                      tables of its image (nmmu_ptgen), copied into the memory
 //                                      by the driver (make sim-neummu-axi); +max=N caps them
 //   (always)   +n random translations on random tables (4 KB and 2 MB pages, holes, read-only
-//              pages), in batches with random in-flight windows; the register map's errors;
-//              single-page and full invalidation after a table change; ENABLE gating; an AXI
+//              pages), in batches with random in-flight windows; the register map's errors, byte
+//              strobes (every strobe pattern on every rw register), INTR_TEST and irq_o, START
+//              while a translation is in flight (the status is kept), the CFG.SLOTS clamp (merges
+//              and walks of one page's requests), FAULTS and the other counters against the model;
+//              single-page (4 KB and 2 MB) and full invalidation after a table change; ENABLE gating; an AXI
 //              SLVERR on a table read and a table beyond the AXI address range (the walk faults,
 //              ERR_CODE says why) followed by good batches; a reset in the middle of a batch.
 // Last line: "N passed, N failed".
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -161,7 +165,161 @@ void test_registers(Env &e) {
   e.sc.check("HWCFG.SLOTS", 0, TB_Slots, (hw >> 8) & 0xFF);
   e.sc.check("HWCFG.TLB_ENTRIES", 0, TB_TlbEntries, hw >> 16);
   e.sc.check("CFG reset value (all walkers, all slots, TPreg)", 0, 0x1FF00, accel_rd(b, NEUMMU__CFG_OFFSET));
+  // Byte strobes are honoured per byte (docs/axi_shell.md, "Register semantics"): a write
+  // changes exactly the bytes whose strobe is set; every strobe pattern on every rw register,
+  // each write read back against that rule (fields that do not exist read as 0).
+  struct { uint32_t off, fields; const char *name; } rw[] = {
+      {NEUMMU__CFG_OFFSET, 0x1FFFF, "CFG"},
+      {NEUMMU__ROOT_PPN_LO_OFFSET, 0xFFFFFFFF, "ROOT_PPN_LO"},
+      {NEUMMU__ROOT_PPN_HI_OFFSET, 0xFF, "ROOT_PPN_HI"},
+      {NEUMMU__INV_VA_LO_OFFSET, 0xFFFFFFFF, "INV_VA_LO"},
+      {NEUMMU__INV_VA_HI_OFFSET, 0xFFFF, "INV_VA_HI"},
+      {NEUMMU__INTR_ENABLE_OFFSET, 0x3, "INTR_ENABLE"},
+      {NEUMMU__ENABLE_OFFSET, 0x1, "ENABLE"}};
+  for (auto &r : rw) {
+    uint32_t val = accel_rd(b, r.off);
+    for (uint32_t strb = 0; strb < 16; strb++) {
+      uint32_t d = tb_rand_u32();
+      uint32_t bytes = 0;
+      for (int k = 0; k < 4; k++)
+        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
+      val = ((val & ~bytes) | (d & bytes)) & r.fields;
+      e.sc.check("strobed write: OKAY", strb, TB_AXI_OKAY, static_cast<uint64_t>(e.axil.write32(r.off, d, strb)));
+      uint32_t got = accel_rd(b, r.off);
+      if (!e.sc.check(r.name, strb, val, got)) std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
+    }
+  }
+  accel_wr(b, NEUMMU__CFG_OFFSET, 0x1FF00);
+  accel_wr(b, NEUMMU__ENABLE_OFFSET, 0);
+  // INTR_TEST (singlepulse) sets INTR_STATUS's bit as the event would; the bit raises irq_o when
+  // enabled (one cycle later) and is cleared by writing 1 to it; without its strobe nothing.
+  accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, 0);
+  accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, 3);
+  e.sc.check("INTR_STATUS cleared", 0, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+  e.axil.write32(NEUMMU__INTR_TEST_OFFSET, 3, 0x0);
+  e.sc.check("INTR_TEST without its byte strobe: no bit set", 0, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+  const uint32_t bits[2] = {NEUMMU__INTR_TEST__ERROR_bm, NEUMMU__INTR_TEST__DONE_bm};
+  for (uint32_t bit : bits) {
+    accel_wr(b, NEUMMU__INTR_TEST_OFFSET, bit);
+    e.sc.check("INTR_TEST sets the INTR_STATUS bit", bit, bit, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+    e.sc.check("INTR_TEST reads 0", bit, 0, accel_rd(b, NEUMMU__INTR_TEST_OFFSET));
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o low while the cause is not enabled", bit, 0, e.tb.irq());
+    accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, bit);
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o high once the cause is enabled", bit, 1, e.tb.irq());
+    accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, bit);
+    e.sc.check("INTR_STATUS bit cleared by writing 1", bit, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o low once the bit is cleared", bit, 0, e.tb.irq());
+    accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, 0);
+  }
   accel_err_clear(b);
+}
+
+// CTRL.START with a translation in flight (neummu_csr: START starts a new job's status only with
+// the block idle) leaves STATUS.DONE/ERROR and ERR_CODE as they are; START when idle clears them
+// and DONE comes at once (nothing in flight). FAULTS counts the faulted answers.
+void test_start_busy(Env &e, uint64_t &id) {
+  accel_bus *b = e.bus();
+  RandTables t;
+  load_and_config(e, t.mem);
+  uint64_t va_bad = 0, va_ok = 0;  // an unmapped page (its L4 entry is empty), a mapped one
+  for (uint64_t k = 1; k < 256 && !va_bad; k++)
+    if (nmmu_translate(t.mem, k << 39, 0).status == NMMU_ST_NOT_PRESENT) va_bad = k << 39;
+  for (uint64_t v : t.vas)
+    if (!va_ok && nmmu_translate(t.mem, v, 0).status == NMMU_ST_OK) va_ok = v;
+  e.sc.expect(va_bad && va_ok, "an unmapped and a mapped page", va_ok);
+  const uint32_t st_busy = NEUMMU__STATUS__BUSY_bm, st_done = NEUMMU__STATUS__DONE_bm,
+                 st_err = NEUMMU__STATUS__ERROR_bm;
+  auto wait = [&](size_t rsps) {
+    for (uint64_t c = 0; c < kTimeout && e.rsp.q.size() < rsps; c++) b->idle(b->ctx, 1);
+    e.sc.check("answers received", ++id, rsps, e.rsp.q.size());
+  };
+  accel_wr(b, NEUMMU__CTRL_OFFSET, NEUMMU__CTRL__START_bm);
+  b->idle(b->ctx, 4);
+  e.sc.check("START when idle: STATUS DONE (nothing in flight)", id, st_done, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("START when idle: ERR_CODE 0", id, 0, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  const uint32_t f0 = accel_rd(b, NEUMMU__FAULTS_OFFSET);
+  e.rsp.cap = 1;  // the sink takes one answer and then holds off the stream
+  b->stream_send(b->ctx, 0, va_bad, 1, 1);
+  wait(1);
+  if (!e.rsp.q.empty()) {
+    e.sc.check("unmapped page: status not present", id, NMMU_ST_NOT_PRESENT, (e.rsp.q[0].data >> 52) & 3);
+    e.sc.check("unmapped page: pa 0", id, 0, e.rsp.q[0].data & 0xFFFFFFFFFFFFFull);
+  }
+  e.sc.check("a fault: STATUS DONE and ERROR", id, st_done | st_err, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("a fault: ERR_CODE 0x01", id, NMMU_ERR_FAULT, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  e.sc.check("FAULTS counts the fault", id, f0 + 1, accel_rd(b, NEUMMU__FAULTS_OFFSET));
+  b->stream_send(b->ctx, 0, va_ok, 2, 1);
+  for (uint64_t c = 0; c < kTimeout && !e.req.q.empty(); c++) b->idle(b->ctx, 1);
+  b->idle(b->ctx, 100);  // taken; its answer cannot leave
+  e.sc.check("a translation in flight: STATUS BUSY", id, st_busy | st_done | st_err, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  accel_wr(b, NEUMMU__CTRL_OFFSET, NEUMMU__CTRL__START_bm);
+  b->idle(b->ctx, 4);
+  e.sc.check("START while busy: STATUS unchanged", id, st_busy | st_done | st_err, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("START while busy: ERR_CODE kept", id, NMMU_ERR_FAULT, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  e.rsp.cap = 0;
+  wait(2);
+  if (e.rsp.q.size() == 2) {
+    nmmu_xlat_t x = nmmu_translate(t.mem, va_ok, 0);
+    e.sc.check("the held answer: pa", id, x.pa, e.rsp.q[1].data & 0xFFFFFFFFFFFFFull);
+    e.sc.check("the held answer: status", id, static_cast<uint64_t>(x.status), (e.rsp.q[1].data >> 52) & 3);
+  }
+  b->idle(b->ctx, 4);
+  e.sc.check("answered: STATUS DONE and still ERROR", id, st_done | st_err, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("FAULTS: one fault", id, f0 + 1, accel_rd(b, NEUMMU__FAULTS_OFFSET));
+  accel_wr(b, NEUMMU__CTRL_OFFSET, NEUMMU__CTRL__START_bm);
+  b->idle(b->ctx, 4);
+  e.sc.check("START when idle: error status cleared", id, st_done, accel_rd(b, NEUMMU__STATUS_OFFSET));
+  e.sc.check("START when idle: ERR_CODE cleared", id, 0, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  e.rsp.clear();
+  accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, 3);
+  e.sc.check("register accesses that were expected to succeed", id, 0, b->errors);
+  accel_err_clear(b);
+}
+
+// CFG.SLOTS: merge slots per walker in use, 0 = none, more than HWCFG.SLOTS = all of them
+// (docs/regs/neummu.md). Slots + 2 requests to one page not in the TLB, sent together while every
+// table read takes 200 cycles: the first walks, the next min(CFG.SLOTS, Slots) merge into its walk,
+// the next starts a walk of its own beside it (a duplicate walk), and so on.
+void test_slots_clamp(Env &e, uint64_t &id) {
+  RandTables t;
+  load_and_config(e, t.mem);
+  uint64_t page = 0;
+  for (uint64_t v : t.vas)
+    if (!page && nmmu_translate(t.mem, v, 0).status == NMMU_ST_OK) page = v;
+  const unsigned lat_min = e.mem.rd_lat_min, lat_max = e.mem.rd_lat_max, window = e.dev.window;
+  e.mem.rd_lat_min = e.mem.rd_lat_max = 200;
+  // above HWCFG.SLOTS: by one, the next power of two and one more (their low bits, the width
+  // of neummu's cfg_slots_i, read 0 and 1), and the reset value
+  unsigned p2 = 1;
+  while (p2 <= TB_Slots) p2 <<= 1;
+  const unsigned cfgs[] = {TB_Slots, TB_Slots + 1, p2, p2 + 1, 0xFF, 1, 0};
+  for (unsigned cs : cfgs) {
+    if (cs > 0xFF) continue;
+    const unsigned eff = cs > TB_Slots ? TB_Slots : cs;
+    // Slots + 2 requests, fewer when they would need more walks than there are walkers
+    const unsigned n = std::min<unsigned>(TB_Slots + 2, TB_Walkers * (eff + 1));
+    const unsigned walks = (n + eff) / (eff + 1);
+    nmmu_drv_config(&e.dev, nmmu_mem_root(t.mem), 0, cs, 1);  // also drops every translation
+    e.sc.check("CTRL.CLEAR", cs, 0, static_cast<uint64_t>(accel_counters_clear(e.bus())));
+    e.dev.window = n;
+    std::vector<uint64_t> va;
+    for (unsigned k = 0; k < n; k++) va.push_back(page + 8 * k);
+    check_batch(e, t.mem, va, std::vector<uint8_t>(n, 0), ++id);
+    nmmu_drv_stats_t s;
+    nmmu_drv_acct_t c;
+    nmmu_drv_stats(&e.dev, &s);
+    nmmu_drv_acct(&e.dev, &c);
+    e.sc.check("CFG.SLOTS: walks", cs, walks, s.walks);
+    e.sc.check("CFG.SLOTS: merges (CFG.SLOTS clamped to HWCFG.SLOTS)", cs, n - walks, s.merges);
+    e.sc.check("CFG.SLOTS: every walk after the first a duplicate", cs, walks - 1, c.dup_walks);
+  }
+  e.mem.rd_lat_min = lat_min;
+  e.mem.rd_lat_max = lat_max;
+  e.dev.window = window;
+  nmmu_drv_config(&e.dev, nmmu_mem_root(t.mem), 0, 0xFF, 1);
 }
 
 void test_tables(Env &e, uint64_t &id) {
@@ -179,14 +337,19 @@ void test_tables(Env &e, uint64_t &id) {
     if (tb_chance(10)) {   // change a mapping: unmap a page (or remap it) and invalidate it
       uint64_t v = t.vas[tb_rand_range(0, static_cast<uint32_t>(t.vas.size() - 1))];
       nmmu_xlat_t x = nmmu_translate(t.mem, v, 0);
-      if (x.status == NMMU_ST_OK && !x.page_2m) {
+      if (x.status == NMMU_ST_OK) {
+        // a 4 KB leaf, or a 2 MB one (moved to another 2 MB frame; the invalidate names any VA
+        // inside the page: INV_VA_HI's bits take part in the 2 MB tag compare)
         PtBuilder pb(t.mem, nmmu_mem_root(t.mem));
-        uint64_t epa = pb.entry_pa(pb.table_for(v, 1), v, 1);
-        uint64_t nv = tb_chance(50) ? 0 : ((x.pa ^ 0x7000) & NMMU_PTE_FRAME) | NMMU_PTE_P | NMMU_PTE_W | NMMU_PTE_U;
+        const int lvl = x.page_2m ? 2 : 1;
+        uint64_t epa = pb.entry_pa(pb.table_for(v, lvl), v, lvl);
+        uint64_t nv = x.page_2m ? nmmu_mem_read(t.mem, epa) ^ (1ull << 22)
+                    : tb_chance(50) ? 0 : ((x.pa ^ 0x7000) & NMMU_PTE_FRAME) | NMMU_PTE_P | NMMU_PTE_W | NMMU_PTE_U;
         nmmu_mem_write(t.mem, epa, nv);
         e.mem.write(epa, &nv, 8);
-        accel_wr(e.bus(), NEUMMU__INV_VA_LO_OFFSET, static_cast<uint32_t>(v));
-        accel_wr(e.bus(), NEUMMU__INV_VA_HI_OFFSET, static_cast<uint32_t>(v >> 32));
+        const uint64_t iva = x.page_2m ? (v & ~0x1FFFFFull) | tb_rand_range(0, 0x1FFFFF) : v;
+        accel_wr(e.bus(), NEUMMU__INV_VA_LO_OFFSET, static_cast<uint32_t>(iva));
+        accel_wr(e.bus(), NEUMMU__INV_VA_HI_OFFSET, static_cast<uint32_t>(iva >> 32));
         accel_wr(e.bus(), NEUMMU__INV_OFFSET, NEUMMU__INV__PAGE_bm);
         std::vector<uint64_t> one(4, v);
         std::vector<uint8_t> rw(4, 0);
@@ -232,6 +395,10 @@ void test_counters(Env &e, uint64_t &id) {
   nmmu_drv_acct(&e.dev, &c);
   e.sc.check("hits + walks + merges since the clear = translations", 0, n,
              static_cast<uint64_t>(s.hits) + s.walks + s.merges);
+  uint64_t faults = 0;  // the faulted answers of the batch, by the model
+  for (size_t i = 0; i < n; i++) faults += nmmu_translate(t.mem, va[i], wr[i]).status != NMMU_ST_OK;
+  e.sc.expect(faults > 0, "the batch has faults", faults);
+  e.sc.check("FAULTS since the clear = the batch's faulted translations", 0, faults, s.faults);
   const uint64_t lat = c.lat_pipe + c.lat_hol + c.lat_port + c.lat_mem + c.lat_ans + c.lat_out;
   e.sc.expect(lat >= n, "request-cycles since the clear >= translations", lat);
   e.sc.expect(s.walks == 0 || c.lat_mem > 0, "walks spend cycles waiting for table data", c.lat_mem);
@@ -379,7 +546,9 @@ int main(int argc, char **argv) {
     if (run_workload(e, trace, image, id) != 0) return e.sc.finish();
   }
   test_registers(e);
+  test_start_busy(e, id);
   test_enable_and_errors(e, id);
+  test_slots_clamp(e, id);
   test_tables(e, id);
   test_counters(e, id);
   e.sc.check("AXI protocol violations seen by the memory model", 0, 0, static_cast<uint64_t>(e.mem.violations));

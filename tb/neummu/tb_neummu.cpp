@@ -365,6 +365,8 @@ int t_merge(const TbArgs &a) {
   d.sc.check("walks", 0, TB_Slots >= 2 ? 1 : 3 - TB_Slots, d.t()->stat_walks_o);
   d.sc.check("merges", 0, TB_Slots >= 2 ? 2 : TB_Slots, d.t()->stat_merges_o);
   d.sc.check("answers", 0, 3, d.last.size());
+  // every walk after the first starts while the first is in flight (its PRMB full): duplicates
+  d.sc.check("duplicate walks = walks - 1", 0, d.t()->stat_walks_o - 1, d.t()->stat_dup_walks_o);
   // the walker answers its own request first, then the merged ones in order
   if (TB_Slots >= 2 && d.last.size() == 3) {
     d.sc.check("pa order 0", 0, 0x11111000, d.last[0].pa);
@@ -388,6 +390,8 @@ int t_prmb_full(const TbArgs &a) {
   d.sc.check("a full PRMB starts a second walk", 0, 2, d.t()->stat_walks_o);
   d.sc.check("merges = cfg_slots", 0, slots, d.t()->stat_merges_o);
   d.sc.check("answers", 0, slots + 2, d.last.size());
+  d.sc.check("the second walk is a duplicate (the first holds the page)", 0, 1,
+             d.t()->stat_dup_walks_o);
   return d.sc.finish();
 }
 
@@ -497,6 +501,18 @@ int t_faults(const TbArgs &a) {
   d.sc.check("mapped after a fault", 0, 0x50001010, d.one(v[1] + 0x10));
   // a permission fault of a write does not stop reads to the same (cached) page
   d.sc.check("read of a read-only page", 0, 0x50007010, d.one(v[7] + 0x10));
+  // nor is a fault of an unchanged table cached: the same unmapped page asked twice in a row
+  // walks twice, and the second walk is no duplicate (the first one has ended: no walk of the
+  // page is in flight, DUP_WALKS counts only walks that start beside one)
+  for (int k = 0; k < 2; k++) {
+    uint32_t w0 = d.t()->stat_walks_o;
+    d.one(unmapped_l4 + 0x20 + 8 * k);
+    d.sc.check("unmapped page asked again: status", k, 1, (uint64_t)d.st());
+    d.sc.check("unmapped page asked again: it walks", k, 1, d.t()->stat_walks_o - w0);
+  }
+  d.sc.check("no duplicate walks (one request at a time)", 0, 0, d.t()->stat_dup_walks_o);
+  d.sc.check("no stall for a page being walked (one request at a time)", 0, 0,
+             d.t()->stat_stall_prmb_o);
   return d.sc.finish();
 }
 
@@ -587,6 +603,81 @@ int t_refill(const TbArgs &a) {
   return d.sc.finish();
 }
 
+// TLB replacement (nmmu_tlb's header, docs/neummu.md "Decisions"): a 4 KB fill takes the first
+// invalid way of its set, else the way named by a round-robin counter shared by every set that
+// advances on each 4 KB fill finding its set full; a 2 MB fill takes the first invalid 2 MB entry,
+// else the entry of the 2 MB array's own round-robin counter, which advances alike (both counters
+// start at 0 after reset). A reference model of that policy predicts which request of a
+// seeded sequence hits and which walks: one request at a time (no walks race, no duplicate
+// fills), 2 MB pages over twice the 2 MB entries, and 4 KB pages over twice the ways of two sets.
+struct TlbRef {
+  unsigned ways, rr = 0;
+  std::vector<std::vector<std::pair<bool, uint64_t>>> sets;  // (valid, tag) per way
+  TlbRef(unsigned nsets, unsigned nways)
+      : ways(nways), sets(nsets, std::vector<std::pair<bool, uint64_t>>(nways, {false, 0})) {}
+  // Looks tag up in its set; a miss fills it (the walk's fill). Returns true on a hit.
+  bool access(unsigned set, uint64_t tag) {
+    auto &w = sets[set];
+    for (auto &e : w)
+      if (e.first && e.second == tag) return true;
+    unsigned victim = rr;
+    bool full = true;
+    for (unsigned k = 0; k < ways; k++)
+      if (!w[k].first) {
+        victim = k;
+        full = false;
+        break;
+      }
+    w[victim] = {true, tag};
+    if (full) rr = (rr + 1) % ways;
+    return false;
+  }
+};
+
+int t_tlb_replace(const TbArgs &a) {
+  Dir d(a, "neummu tlb replacement");
+  d.env.lat_lo = d.env.lat_hi = 3;
+  const unsigned sets = TB_TlbEntries / TB_TlbWays;
+  // 2 MB pages: tags va[47:21] of one L2 table's entries
+  const uint64_t V2 = 0x0000200000000000ull;
+  const unsigned n2 = 2 * TB_Tlb2M + 1;
+  for (unsigned k = 0; k < n2; k++)
+    d.pb.map2m(V2 + ((uint64_t)k << 21), 0x0000004000000000ull + ((uint64_t)k << 21));
+  // 4 KB pages: sets 1 and 2 (set = VPN mod sets), 2 x ways + 1 tags each, in one 2 MB region
+  const uint64_t V4 = 0x0000100000000000ull;
+  const unsigned n4 = 2 * TB_TlbWays + 1;
+  std::vector<uint64_t> p4;
+  for (unsigned s = 1; s <= 2; s++)
+    for (unsigned j = 0; j < n4; j++) p4.push_back(V4 + (((uint64_t)j * sets + s % sets) << 12));
+  for (size_t k = 0; k < p4.size(); k++) d.pb.map4k(p4[k], 0x58000000 + ((uint64_t)k << 12));
+  d.start();
+  TlbRef m2(1, TB_Tlb2M), m4(sets, TB_TlbWays);
+  long hits = 0, walks = 0;
+  const int n = 12 * (TB_Tlb2M + 2 * TB_TlbWays);
+  for (int i = 0; i < n; i++) {
+    uint64_t va;
+    bool exp_hit;
+    if (tb_chance(50)) {
+      unsigned k = tb_rand_range(0, n2 - 1);
+      va = V2 + ((uint64_t)k << 21) + ((uint64_t)tb_rand_range(0, 511) << 12);
+      exp_hit = m2.access(0, va >> 21);
+    } else {
+      va = p4[tb_rand_range(0, (uint32_t)p4.size() - 1)];
+      const uint64_t vpn = va >> 12;
+      exp_hit = m4.access((unsigned)(vpn % sets), vpn / sets);
+    }
+    const uint32_t h0 = d.t()->stat_hits_o, w0 = d.t()->stat_walks_o;
+    d.one(va + 0x18);  // the answer is checked against the model (nmmu_translate)
+    d.sc.check("TLB hit as the replacement policy predicts", i, exp_hit ? 1 : 0,
+               d.t()->stat_hits_o - h0);
+    d.sc.check("walk on a predicted miss", i, exp_hit ? 0 : 1, d.t()->stat_walks_o - w0);
+    (exp_hit ? hits : walks)++;
+  }
+  std::printf("tlb replacement: %d requests, %ld hits, %ld walks\n", n, hits, walks);
+  d.sc.expect(hits > n / 8 && walks > n / 8, "the sequence mixes hits and evictions", hits);
+  return d.sc.finish();
+}
+
 int t_reset(const TbArgs &a) {
   Dir d(a, "neummu reset mid-walk");
   for (int k = 0; k < 8; k++) d.pb.map4k(VA0 + ((uint64_t)k << 12), 0x70000000 + ((uint64_t)k << 12));
@@ -667,7 +758,8 @@ int main(int argc, char **argv) {
       {"random", run_random}, {"hit", t_hit}, {"merge", t_merge}, {"prmb_full", t_prmb_full},
       {"walkers_busy", t_walkers_busy}, {"tpreg", t_tpreg}, {"page2m", t_page2m},
       {"faults", t_faults}, {"inv", t_inv}, {"reset", t_reset}, {"bad_mem_rsp", t_bad_mem_rsp},
-      {"cfg_clamp", t_cfg_clamp}, {"stat_clear", t_stat_clear}, {"refill", t_refill}};
+      {"cfg_clamp", t_cfg_clamp}, {"stat_clear", t_stat_clear}, {"refill", t_refill},
+      {"tlb_replace", t_tlb_replace}};
   for (auto &e : tests)
     if (name == e.n) return e.f(a);
   std::fprintf(stderr, "tb_neummu: unknown +test=%s\n", name.c_str());

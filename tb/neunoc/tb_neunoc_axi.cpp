@@ -10,7 +10,9 @@
 //                     register map's errors; ENABLE gating; a malformed PE stream (a stray body
 //                     flit: ERR_CODE 0x01, ERR_PE, PE_REPAIRS) followed by good traffic; CLEAR;
 //                     the DONE interrupt once the network is quiet; reset with packets in flight
-//                     followed by good traffic.
+//                     followed by good traffic. The shell registers: STATUS/INTR_STATUS 0 after
+//                     reset, byte strobes, INTR_TEST, write-1-to-clear, irq_o; START while busy
+//                     (status kept, DONE only once quiet) and when idle (status cleared).
 // Last line: "N passed, N failed".
 #include <cinttypes>
 #include <cstdio>
@@ -217,6 +219,71 @@ void test_registers(Env &e) {
   accel_err_clear(b);
 }
 
+// The shell registers' promised behaviour (docs/axi_shell.md, "Register semantics";
+// rtl/neunoc/neunoc_regs.rdl; the DONE rule of rtl/neunoc/neunoc_axi.v): after reset STATUS and
+// INTR_STATUS are 0 and stay 0 while nothing is started (DONE needs a CTRL.START); byte strobes
+// per byte on every rw register (every pattern); a write without byte 0's strobe starts,
+// clears, tests and acknowledges nothing; INTR_TEST sets INTR_STATUS's bit (irq_o once enabled)
+// and reads 0. Runs with ENABLE = 0 and an empty network.
+void test_shell_regs(Env &e, uint64_t id) {
+  accel_bus *b = e.bus();
+  b->idle(b->ctx, 20);
+  e.sc.check("STATUS after reset and 20 idle cycles (no START: no DONE)", id, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
+  e.sc.check("INTR_STATUS after reset and 20 idle cycles", id, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+  e.sc.check("ERR_CODE after reset", id, 0, accel_rd(b, NEUNOC__ERR_CODE_OFFSET));
+  e.sc.check("irq_o after reset", id, 0, e.tb.irq());
+  struct { uint32_t off, fields; const char *name; } rw[] = {
+      {NEUNOC__INTR_ENABLE_OFFSET, 0x3, "INTR_ENABLE (strobed write)"},
+      {NEUNOC__ENABLE_OFFSET, 0x1, "ENABLE (strobed write)"}};
+  for (auto &r : rw) {
+    uint32_t val = accel_rd(b, r.off);
+    for (uint32_t strb = 0; strb < 16; strb++) {
+      uint32_t d = tb_rand_u32() | 0x3;   // the fields' bits set: a lost write shows
+      if (strb & 1) d ^= (tb_rand_u32() & 0x3);
+      uint32_t bytes = 0;
+      for (int k = 0; k < 4; k++)
+        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
+      val = ((val & ~bytes) | (d & bytes)) & r.fields;
+      e.sc.check("strobed write: OKAY", strb, TB_AXI_OKAY, static_cast<uint64_t>(e.axil.write32(r.off, d, strb)));
+      if (!e.sc.check(r.name, strb, val, accel_rd(b, r.off)))
+        std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
+    }
+    accel_wr(b, r.off, 0);
+  }
+  // CTRL without byte 0's strobe: no START (STATUS stays 0: no DONE), no CLEAR (CYC_BUSY is
+  // not counting with an idle network, so check the counters through STATUS/DONE only)
+  for (uint32_t strb = 0; strb < 16; strb += 2) {
+    e.axil.write32(NEUNOC__CTRL_OFFSET, 0xFFFFFFFFu, strb);
+    b->idle(b->ctx, 4);
+    e.sc.check("CTRL.START without byte 0's strobe: no DONE", strb, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
+  }
+  // INTR_TEST without byte 0's strobe sets nothing; with it each bit sets its INTR_STATUS bit
+  for (uint32_t strb = 0; strb < 16; strb += 2) {
+    e.axil.write32(NEUNOC__INTR_TEST_OFFSET, 0xFFFFFFFFu, strb);
+    e.sc.check("INTR_TEST without byte 0's strobe: no bit set", strb, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+  }
+  const uint32_t bits[2] = {NEUNOC__INTR_TEST__DONE_bm, NEUNOC__INTR_TEST__ERROR_bm};
+  for (uint32_t bit : bits) {
+    accel_wr(b, NEUNOC__INTR_TEST_OFFSET, bit);
+    e.sc.check("INTR_TEST sets that INTR_STATUS bit only", bit, bit, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    e.sc.check("INTR_TEST reads 0", bit, 0, accel_rd(b, NEUNOC__INTR_TEST_OFFSET));
+    e.sc.check("STATUS unchanged by INTR_TEST", bit, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o low while the cause is not enabled", bit, 0, e.tb.irq());
+    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, bit);
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o high once the cause is enabled", bit, 1, e.tb.irq());
+    e.axil.write32(NEUNOC__INTR_STATUS_OFFSET, 0xFFFFFFFFu, 0xE);
+    e.sc.check("INTR_STATUS write 1 without byte 0's strobe: kept", bit, bit, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, bit);
+    e.sc.check("INTR_STATUS bit cleared by writing 1", bit, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    b->idle(b->ctx, 3);
+    e.sc.check("irq_o low once the bit is cleared", bit, 0, e.tb.irq());
+    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, 0);
+  }
+  accel_err_clear(b);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -229,6 +296,7 @@ int main(int argc, char **argv) {
              static_cast<uint64_t>(nnoc_drv_open(&e.dev, b, &e.cfg)));
   test_registers(e);
   uint64_t id = 0;
+  test_shell_regs(e, ++id);
 
   // ENABLE = 0: nothing enters
   {
@@ -303,6 +371,64 @@ int main(int argc, char **argv) {
     e.sc.check("CLEAR zeroes PE_REPAIRS", id, 0, accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET));
   }
 
+  // START with the network busy (rtl/neunoc/neunoc_csr.v: START starts a new job's status only
+  // with the block idle; neunoc_axi.v: START arms DONE, set at the first cycle after it with BUSY
+  // low). A delivered packet held by a stopped sink keeps the network busy.
+  {
+    const uint32_t st_busy = NEUNOC__STATUS__BUSY_bm, st_done = NEUNOC__STATUS__DONE_bm,
+                   st_err = NEUNOC__STATUS__ERROR_bm;
+    b->idle(b->ctx, 200);   // quiet for longer than QuietCycles
+    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, 3);
+    accel_wr(b, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__START_bm);
+    b->idle(b->ctx, 4);
+    e.sc.check("START when idle: STATUS DONE at once", ++id, st_done, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.check("START when idle: INTR_STATUS DONE", id, 1, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    uint64_t stray = 0x5;   // type 00 (body) at PE 0: repaired, ERR_CODE 0x01
+    b->stream_send(b->ctx, 0, stray, 0, 1);
+    b->idle(b->ctx, 200);
+    e.sc.check("a stray flit after DONE: STATUS DONE and ERROR", id, st_done | st_err, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    const int dst = e.np - 1;
+    e.rx[dst]->stall.pct = 100;   // the sink of PE dst takes nothing
+    nnoc_pkt_t p;
+    std::memset(&p, 0, sizeof p);
+    p.src = 0;
+    nnoc_mask_set(p.dst_mesh, dst / e.cfg.k, 1);
+    p.dst_pe = 1u << (dst % e.cfg.k);
+    p.tag = 7;
+    p.nwords = 2;
+    p.words[0] = 0x12;
+    p.words[1] = 0x34;
+    Ledger lg(e.np);
+    lg.add(e, p);
+    nnoc_drv_send(&e.dev, &p);
+    b->idle(b->ctx, 200);
+    e.sc.check("a delivered flit held at a stopped sink: STATUS BUSY", id, st_busy | st_done | st_err,
+               accel_rd(b, NEUNOC__STATUS_OFFSET));
+    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, 3);
+    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, NEUNOC__INTR_ENABLE__DONE_bm);
+    accel_wr(b, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__START_bm);
+    b->idle(b->ctx, 100);
+    e.sc.check("START while busy: STATUS unchanged", id, st_busy | st_done | st_err, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.check("START while busy: ERR_CODE kept", id, NNOC_ERR_REPAIR, accel_rd(b, NEUNOC__ERR_CODE_OFFSET) & 0xFF);
+    e.sc.check("START while busy: no DONE interrupt while busy", id, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    e.rx[dst]->stall.pct = a.stall_pct;
+    e.sc.expect(lg.drain(e), "the held packet is delivered once the sink takes flits", id);
+    uint64_t c0 = e.clk.now(), t_done = 0;
+    while (e.clk.now() - c0 < 1000 && !t_done) {
+      b->idle(b->ctx, 1);
+      if (e.tb.irq()) t_done = e.clk.now();
+    }
+    e.sc.expect(t_done != 0, "the armed DONE interrupt comes once the network is quiet", id);
+    e.sc.check("DONE after the armed START: INTR_STATUS DONE", id, 1, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
+    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, 3);
+    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, 0);
+    accel_wr(b, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__START_bm);   // idle: clears ERROR
+    b->idle(b->ctx, 4);
+    e.sc.check("START when idle clears ERROR and ERR_CODE", id, st_done, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.check("START when idle: ERR_CODE 0", id, 0, accel_rd(b, NEUNOC__ERR_CODE_OFFSET));
+    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, 3);
+  }
+
   // reset with packets in flight, then good traffic
   {
     nnoc_pkt_t p;
@@ -315,6 +441,9 @@ int main(int argc, char **argv) {
       e.rx[q]->clear();
     }
     e.sc.check("ENABLE after reset", ++id, 0, accel_rd(b, NEUNOC__ENABLE_OFFSET));
+    b->idle(b->ctx, 20);
+    e.sc.check("STATUS after reset (no START: no DONE)", id, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.check("INTR_STATUS after reset", id, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
     nnoc_drv_enable(&e.dev, 1);
     Ledger lg(e.np);
     random_traffic(e, lg, 300, ++id);

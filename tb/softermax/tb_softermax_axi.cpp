@@ -129,6 +129,30 @@ void good_job(Env &e, uint64_t id) {
   run_job(e, rand_rows(rows, len), len, src, dst, st, st, id);
 }
 
+// Every register's reset value (rtl/softermax/softermax_regs.rdl; docs/axi_shell.md): the rw
+// fields reset to 0, STATUS, ERR_CODE, INTR_STATUS, INTR_ENABLE and the counters are 0 before
+// any job, irq_o is low. Run right after reset.
+void test_reset_values(Env &e) {
+  accel_bus *b = e.bus();
+  const struct { uint32_t off; const char *name; } regs[] = {
+      {SOFTERMAX__CTRL_OFFSET, "CTRL"}, {SOFTERMAX__STATUS_OFFSET, "STATUS"},
+      {SOFTERMAX__ERR_CODE_OFFSET, "ERR_CODE"}, {SOFTERMAX__INTR_STATUS_OFFSET, "INTR_STATUS"},
+      {SOFTERMAX__INTR_ENABLE_OFFSET, "INTR_ENABLE"}, {SOFTERMAX__INTR_TEST_OFFSET, "INTR_TEST"},
+      {SOFTERMAX__CYC_BUSY_OFFSET, "CYC_BUSY"}, {SOFTERMAX__CYC_STALL_OFFSET, "CYC_STALL"},
+      {SOFTERMAX__RD_BURSTS_OFFSET, "RD_BURSTS"}, {SOFTERMAX__WR_BURSTS_OFFSET, "WR_BURSTS"},
+      {SOFTERMAX__SRC_ADDR_OFFSET, "SRC_ADDR"}, {SOFTERMAX__DST_ADDR_OFFSET, "DST_ADDR"},
+      {SOFTERMAX__ROWS_OFFSET, "ROWS"}, {SOFTERMAX__LEN_OFFSET, "LEN"},
+      {SOFTERMAX__SRC_STRIDE_OFFSET, "SRC_STRIDE"}, {SOFTERMAX__DST_STRIDE_OFFSET, "DST_STRIDE"}};
+  for (auto &r : regs) {
+    char what[64];
+    std::snprintf(what, sizeof what, "%s after reset", r.name);
+    e.sc.check(what, r.off, 0, accel_rd(b, r.off));
+  }
+  e.sc.expect(!e.tb.irq(), "irq low after reset", 0);
+  e.sc.check("register reads after reset that were expected to succeed", 0, 0, b->errors);
+  accel_err_clear(b);
+}
+
 void test_registers(Env &e) {
   uint32_t v = 0;
   accel_bus *b = e.bus();
@@ -146,6 +170,41 @@ void test_registers(Env &e) {
   accel_wr(b, SOFTERMAX__LEN_OFFSET, 0x1234);
   e.tb.axil.write32(SOFTERMAX__LEN_OFFSET, 0x0000AB00, 0x2);
   e.sc.check("byte strobe writes only its byte", 0, 0xAB34, accel_rd(b, SOFTERMAX__LEN_OFFSET));
+  // every strobe pattern on every rw register: exactly the strobed bytes change (fields that do
+  // not exist read 0)
+  const struct { uint32_t off, fields; const char *name; } rw[] = {
+      {SOFTERMAX__SRC_ADDR_OFFSET, 0xFFFFFFFFu, "SRC_ADDR (strobed write)"},
+      {SOFTERMAX__DST_ADDR_OFFSET, 0xFFFFFFFFu, "DST_ADDR (strobed write)"},
+      {SOFTERMAX__ROWS_OFFSET, 0xFFFFFFFFu, "ROWS (strobed write)"},
+      {SOFTERMAX__LEN_OFFSET, 0xFFFFu, "LEN (strobed write)"},
+      {SOFTERMAX__SRC_STRIDE_OFFSET, 0xFFFFFFFFu, "SRC_STRIDE (strobed write)"},
+      {SOFTERMAX__DST_STRIDE_OFFSET, 0xFFFFFFFFu, "DST_STRIDE (strobed write)"},
+      {SOFTERMAX__INTR_ENABLE_OFFSET, 0x3u, "INTR_ENABLE (strobed write)"}};
+  for (auto &r : rw) {
+    uint32_t val = accel_rd(b, r.off);
+    for (uint32_t strb = 0; strb < 16; strb++) {
+      uint32_t d = tb_rand_u32();
+      uint32_t bytes = 0;
+      for (int k = 0; k < 4; k++)
+        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
+      val = ((val & ~bytes) | (d & bytes)) & r.fields;
+      e.tb.axil.write32(r.off, d, strb);
+      if (!e.sc.check(r.name, strb, val, accel_rd(b, r.off)))
+        std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
+    }
+  }
+  // INTR_TEST and INTR_STATUS's write-1-to-clear need byte 0's strobe
+  accel_wr(b, SOFTERMAX__INTR_ENABLE_OFFSET, 0);
+  accel_wr(b, SOFTERMAX__INTR_STATUS_OFFSET, 3);
+  e.tb.axil.write32(SOFTERMAX__INTR_TEST_OFFSET, 0xFFFFFFFFu, 0xE);
+  e.sc.check("INTR_TEST without byte 0's strobe sets nothing", 0, 0, accel_rd(b, SOFTERMAX__INTR_STATUS_OFFSET));
+  accel_wr(b, SOFTERMAX__INTR_TEST_OFFSET, 1);
+  e.sc.check("INTR_TEST.DONE sets INTR_STATUS.DONE only", 0, 1, accel_rd(b, SOFTERMAX__INTR_STATUS_OFFSET));
+  e.tb.axil.write32(SOFTERMAX__INTR_STATUS_OFFSET, 0xFFFFFFFFu, 0xE);
+  e.sc.check("INTR_STATUS write 1 without byte 0's strobe: kept", 0, 1, accel_rd(b, SOFTERMAX__INTR_STATUS_OFFSET));
+  accel_wr(b, SOFTERMAX__INTR_STATUS_OFFSET, 1);
+  e.sc.check("INTR_STATUS.DONE cleared by writing 1", 0, 0, accel_rd(b, SOFTERMAX__INTR_STATUS_OFFSET));
+  accel_wr(b, SOFTERMAX__LEN_OFFSET, 0x1234);
   accel_wr(b, SOFTERMAX__INTR_ENABLE_OFFSET, 0);
   accel_wr(b, SOFTERMAX__INTR_STATUS_OFFSET, 3);
   // INTR_TEST sets the status (and raises irq once enabled); CTRL/INTR_TEST read 0
@@ -282,6 +341,7 @@ int main(int argc, char **argv) {
   e.clk.reset();
   e.sc.check("driver open (ID, HWCFG)", 0, 0, static_cast<uint64_t>(smx_drv_open(&e.dev, e.bus())));
   uint64_t id = 0;
+  test_reset_values(e);
 
   const char *wl = tb_plusarg("workload");
   if (wl) {

@@ -224,11 +224,17 @@ fpga: fpga-tools
 build-tests: tools
 	@$(MAKE) -s --no-print-directory -j$(JOBS) $(MODEL_LIBS) $(MODEL_SAN_LIB) $(CTESTS) $(TOOLS) $(TOOLS_SAN) harnesses
 
-# Project lists (those no block claims: lint, synth, structure) first: they hold the longest
-# entries (the Yosys check of every module), which then overlap with the blocks' runs.
+# Project lists (those no block claims: lint, synth, structure) and then the blocks' lists; the
+# runner starts the longest entries first (tests/durations.txt).
 PROJECT_LISTS = $(filter-out $(LISTS),$(wildcard tests/*.list))
+# REGRESSION_T0: when make started (read as the Makefile is parsed, before any build), so the
+# runner can say how long the whole of make test took, builds included.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+REGRESSION_T0 := $(shell date +%s)
+endif
 test: build-tests
-	@python3 tests/run_tests.py --jobs $(JOBS) --san-tools $(BUILD)/sw-san $(PROJECT_LISTS) $(LISTS)
+	@REGRESSION_T0=$(REGRESSION_T0) python3 tests/run_tests.py --jobs $(JOBS) \
+	  --san-tools $(BUILD)/sw-san $(PROJECT_LISTS) $(LISTS)
 
 # test-<block> (from blocks.mk) runs the block's lists and builds only what they need; any
 # other group of the lists' first column (lint, synth, structure) runs with test-<group>.

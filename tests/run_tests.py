@@ -8,10 +8,18 @@ LONG=1 in the environment multiplies every '+n=N' by 100 (the 10^7-transaction r
 --san-tools DIR runs the host tools from DIR (their ASan/UBSan builds, $BUILD/sw-san): every
 'build/sw/' in a command becomes 'DIR/', so a memory error or undefined behaviour in a tool fails
 the test that ran it.
-Logs go to $BUILD/logs/<name>.log.
+Logs go to $BUILD/logs/<name>.log. With REGRESSION_T0 (set by `make test` before it builds) the
+runner also prints how long the whole of make test took, builds included.
+
+Tests start longest first (the longest-processing-time order: with 2 workers a 5-minute entry
+started last would leave one core idle for 5 minutes at the end). A test's expected time is its
+last measured time, from $BUILD/logs/durations.json (written by every run) or else from
+tests/durations.txt (committed, measured on an idle 2-core machine; `--save-durations` rewrites
+it from the run); a test in neither starts first. Results print as tests finish.
 """
 import argparse
 import concurrent.futures as cf
+import json
 import os
 import re
 import subprocess
@@ -45,6 +53,27 @@ def scale(cmd):
     return cmd
 
 
+DURATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.txt")
+
+
+def read_durations(build_json):
+    """Expected seconds per test name: the committed table, overridden by the last local run."""
+    d = {}
+    if os.path.isfile(DURATIONS):
+        with open(DURATIONS) as f:
+            for line in f:
+                parts = line.split("#", 1)[0].split()
+                if len(parts) == 2:
+                    d[parts[0]] = float(parts[1])
+    if os.path.isfile(build_json):
+        try:
+            with open(build_json) as f:
+                d.update({k: float(v) for k, v in json.load(f).items()})
+        except (ValueError, AttributeError):
+            pass
+    return d
+
+
 def run(test, logdir, timeout, san_tools):
     name, cmd = test
     cmd = scale(cmd)
@@ -76,8 +105,12 @@ def main():
     ap.add_argument("--block", default="")
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--san-tools", default="", help="run the host tools from this directory")
+    ap.add_argument("--save-durations", action="store_true",
+                    help="rewrite tests/durations.txt with this run's times (every test must run)")
     a = ap.parse_args()
     tests = load(a.lists, a.block)
+    if a.save_durations and a.block:
+        sys.exit("--save-durations needs the whole regression (no --block)")
     if not tests:
         sys.exit("no tests selected")
     logdir = os.path.join(os.environ.get("BUILD", "build"), "logs")
@@ -85,10 +118,15 @@ def main():
     npass = nfail = 0
     checks = 0
     t0 = time.time()
+    dur_json = os.path.join(logdir, "durations.json")
+    expected = read_durations(dur_json)
+    order = sorted(tests, key=lambda t: -expected.get(t[0], float("inf")))
+    measured = {}
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(run, t, logdir, a.timeout, a.san_tools) for t in tests]
-        for fut in futs:
+        futs = [ex.submit(run, t, logdir, a.timeout, a.san_tools) for t in order]
+        for fut in cf.as_completed(futs):
             name, ok, dt, res, lines = fut.result()
+            measured[name] = round(dt, 1)
             m = RESULT.match(res)
             if m:
                 checks += int(m.group(1))
@@ -99,7 +137,28 @@ def main():
                 nfail += 1
                 for l in lines[-15:]:
                     print("    | " + l)
-    print("checks: %d individual comparisons in %.0f s; logs in %s" % (checks, time.time() - t0, logdir))
+    last = {}
+    if os.path.isfile(dur_json):
+        try:
+            with open(dur_json) as f:
+                last = json.load(f)
+        except ValueError:
+            last = {}
+    last.update(measured)
+    with open(dur_json, "w") as f:
+        json.dump(last, f, indent=0, sort_keys=True)
+    if a.save_durations:
+        with open(DURATIONS, "w") as f:
+            f.write("# Seconds per regression entry, measured by tests/run_tests.py --save-durations\n"
+                    "# (--jobs %d); the runner starts the longest first.\n" % a.jobs)
+            for name, _ in tests:
+                f.write("%s %.1f\n" % (name, measured[name]))
+    now = time.time()
+    print("checks: %d individual comparisons in %.0f s; logs in %s" % (checks, now - t0, logdir))
+    if os.environ.get("REGRESSION_T0", "").isdigit():
+        start = int(os.environ["REGRESSION_T0"])
+        print("make test took %dm%02ds: %.0f s of builds, %.0f s of tests (--jobs %d)"
+              % ((now - start) // 60, (now - start) % 60, t0 - start, now - t0, a.jobs))
     print("%d passed, %d failed" % (npass, nfail))
     sys.exit(1 if nfail else 0)
 

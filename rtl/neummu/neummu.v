@@ -115,9 +115,10 @@ module neummu #(
   output reg  [31:0]             stat_stall_rsp_o,  // a hit waits: the lanes answer walks
   output reg  [31:0]             stat_stall_down_o, // a hit waits: the response buffer is full
   output reg  [31:0]             stat_stall_prmb_o, // a miss waits: its page's walk has no free
-                                                    //   merge slot (or is stale), no walker idle
-  output reg  [31:0]             stat_stall_walk_o, // a miss waits: no walk of its page, no walker
-                                                    //   idle
+                                                    //   merge slot, no walker idle
+  output reg  [31:0]             stat_stall_walk_o, // a miss waits: no walk of its page (a stale
+                                                    //   walk counts as none: the invalidate
+                                                    //   cleared the PTS), no walker idle
   output reg  [31:0]             stat_dup_walks_o,  // walks started for a page another walk holds
   // Request-cycles (every cycle, the requests accepted and not yet answered, by where they are;
   // the sum over the counters is the sum of every request's latency):

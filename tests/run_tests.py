@@ -13,17 +13,20 @@ runner also prints how long the whole of make test took, builds included.
 
 Tests start longest first (the longest-processing-time order: with 2 workers a 5-minute entry
 started last would leave one core idle for 5 minutes at the end). A test's expected time is its
-last measured time, from $BUILD/logs/durations.json (written by every run) or else from
+last measured CPU time, from $BUILD/logs/durations.json (written by every run) or else from
 tests/durations.txt (committed, measured on an idle 2-core machine; `--save-durations` rewrites
-it from the run); a test in neither starts first. Results print as tests finish.
+it from the run); a test in neither starts first. Results print as tests finish, with wall and
+CPU seconds.
 """
 import argparse
 import concurrent.futures as cf
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
@@ -57,35 +60,56 @@ DURATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.
 
 
 def read_durations(build_json):
-    """Expected seconds per test name: the committed table, overridden by the last local run."""
+    """Expected CPU seconds per test name (the order's key: unlike wall time it does not depend
+    on what ran beside the test): the committed table, overridden by the last local run."""
     d = {}
     if os.path.isfile(DURATIONS):
         with open(DURATIONS) as f:
             for line in f:
                 parts = line.split("#", 1)[0].split()
-                if len(parts) == 2:
-                    d[parts[0]] = float(parts[1])
+                if len(parts) == 3:
+                    d[parts[0]] = float(parts[2])
     if os.path.isfile(build_json):
         try:
             with open(build_json) as f:
-                d.update({k: float(v) for k, v in json.load(f).items()})
-        except (ValueError, AttributeError):
-            pass
+                last = json.load(f)
+        except ValueError:
+            last = {}
+        for k, v in (last.items() if isinstance(last, dict) else []):
+            if isinstance(v, dict) and isinstance(v.get("cpu"), (int, float)):
+                d[k] = float(v["cpu"])
     return d
 
 
 def run(test, logdir, timeout, san_tools):
+    """Runs one test: (name, ok, wall seconds, CPU seconds, result line, output lines). The CPU
+    time is the test's process tree's (user + system, os.wait4), so a run beside another test
+    measures the same."""
     name, cmd = test
     cmd = scale(cmd)
     if san_tools:
         cmd = cmd.replace("build/sw/", san_tools.rstrip("/") + "/")
     t0 = time.time()
-    try:
-        p = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout)
-        out, rc = p.stdout.decode(errors="replace"), p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, rc = (e.stdout or b"").decode(errors="replace") + "\nRUNNER TIMEOUT\n", 124
+    p = subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    expired = []
+
+    def kill():
+        expired.append(1)
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    out = p.stdout.read().decode(errors="replace")
+    p.stdout.close()
+    _, status, usage = os.wait4(p.pid, 0)
+    timer.cancel()
+    p.returncode = rc = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    if expired:
+        out, rc = out + "\nRUNNER TIMEOUT\n", 124
     dt = time.time() - t0
     with open(os.path.join(logdir, name + ".log"), "w") as f:
         f.write("$ " + cmd + "\n" + out)
@@ -95,7 +119,7 @@ def run(test, logdir, timeout, san_tools):
     m = RESULT.match(last)
     if m:
         ok = ok and int(m.group(1)) > 0 and int(m.group(2)) == 0
-    return name, ok, dt, (last if m else ""), lines
+    return name, ok, dt, cpu, (last if m else ""), lines
 
 
 def main():
@@ -125,12 +149,13 @@ def main():
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = [ex.submit(run, t, logdir, a.timeout, a.san_tools) for t in order]
         for fut in cf.as_completed(futs):
-            name, ok, dt, res, lines = fut.result()
-            measured[name] = round(dt, 1)
+            name, ok, dt, cpu, res, lines = fut.result()
+            measured[name] = {"wall": round(dt, 1), "cpu": round(cpu, 1)}
             m = RESULT.match(res)
             if m:
                 checks += int(m.group(1))
-            print("%s %-40s %7.1f s  %s" % ("PASS" if ok else "FAIL", name, dt, res), flush=True)
+            print("%s %-40s %7.1f s %7.1f s cpu  %s" % ("PASS" if ok else "FAIL", name, dt, cpu, res),
+                  flush=True)
             if ok:
                 npass += 1
             else:
@@ -143,16 +168,19 @@ def main():
             with open(dur_json) as f:
                 last = json.load(f)
         except ValueError:
-            last = {}
+            pass
+    if not isinstance(last, dict):
+        last = {}
     last.update(measured)
     with open(dur_json, "w") as f:
         json.dump(last, f, indent=0, sort_keys=True)
     if a.save_durations:
         with open(DURATIONS, "w") as f:
             f.write("# Seconds per regression entry, measured by tests/run_tests.py --save-durations\n"
-                    "# (--jobs %d); the runner starts the longest first.\n" % a.jobs)
+                    "# (--jobs %d): <name> <wall> <cpu>; the runner starts the most CPU first.\n"
+                    % a.jobs)
             for name, _ in tests:
-                f.write("%s %.1f\n" % (name, measured[name]))
+                f.write("%s %.1f %.1f\n" % (name, measured[name]["wall"], measured[name]["cpu"]))
     now = time.time()
     print("checks: %d individual comparisons in %.0f s; logs in %s" % (checks, now - t0, logdir))
     if os.environ.get("REGRESSION_T0", "").isdigit():

@@ -130,6 +130,10 @@ struct Env {
   std::vector<uint64_t> src_taken;             // per PE: flits the network took from it
   std::vector<bool> stall_now;
   bool sinks_ready_always = false;
+  // Directed tests: a PE's sink held off (ready low) whatever the stall setting, and a PE's
+  // source stopped after src_limit flits (a packet held half-sent).
+  std::vector<bool> sink_hold;
+  std::vector<uint64_t> src_limit;
 
   Env(const TbArgs &args, uint64_t timeout, const char *name)
       : a(args), sim(args, timeout), sc(name), gap(args.gap_pct), stall(args.stall_pct) {
@@ -141,6 +145,8 @@ struct Env {
     gap_hold.assign(g_np, 0);
     src_taken.assign(g_np, 0);
     stall_now.assign(g_np, false);
+    sink_hold.assign(g_np, false);
+    src_limit.assign(g_np, UINT64_MAX);
     sim.reset();
     // The network is posedge-only and every step() evaluates after driving its inputs and
     // before sampling, so the falling edge needs no evaluation of its own (a third fewer).
@@ -202,7 +208,7 @@ struct Env {
     Vneunoc *t = sim.top;
     for (int i = 0; i < g_np; i++) {
       bool v = false;
-      if (!srcq[i].empty() && srcq[i].front().first >= 0 &&
+      if (!srcq[i].empty() && srcq[i].front().first >= 0 && src_taken[i] < src_limit[i] &&
           pkts[srcq[i].front().first].t_create <= sim.cycle) {
         if (gap_hold[i] || !gap.next()) {
           v = true;
@@ -211,7 +217,7 @@ struct Env {
         }
       }
       set_bit(t->pe_in_valid_i, i, v);
-      stall_now[i] = sinks_ready_always ? false : stall.next();
+      stall_now[i] = sink_hold[i] || (sinks_ready_always ? false : stall.next());
       set_bit(t->pe_out_ready_i, i, !stall_now[i]);
     }
     t->eval();
@@ -630,6 +636,186 @@ int run_inject(const TbArgs &a) {
   return e.sc.finish();
 }
 
+// Whole packets first at ejection (EjWhole = 1; docs/neunoc.md, "Mesh router": nnoc_eject
+// streams first a VC that holds a whole packet, its last flit arrived, when any does). PE 0 of
+// the last router of row 0 (X) stops taking flits; P0 (PE 0 of router 0 -> X, 3 words) is
+// committed at X's ejection queue and waits there. P1 (PE 0 of router 1 -> X, 6 words) is
+// sent half (its source stops after the head and two words), then P2 (a PE of row 1 -> X, one
+// word) arrives whole on the other VC (P1 owns its VC until its tail passes). X takes flits
+// again: after P0 the queue must stream P2 (whole) before P1 (still arriving), so P2 arrives
+// while P1's source is still stopped. With round-robin only (EjWhole = 0) P1 may go first and
+// block the queue until its source resumes.
+int run_ejwhole(const TbArgs &a) {
+  Directed d(a, "neunoc ejwhole", true);
+  Env &e = d.e;
+  if (!has_cols(3, "ejwhole")) return 2;
+  if (TB_Rows < 2) {
+    std::fprintf(stderr, "noc: +test=ejwhole needs 2 rows or more\n");
+    return 2;
+  }
+  const int dr = TB_Cols - 1, x = pe_of(dr, 0);
+  const int sa = pe_of(0, 0), sb = pe_of(1, 0), sc = pe_of(router_xy(0, 1), 0);
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  e.sink_hold[x] = true;
+  long p0 = add_packet(e, *p, e.sim.cycle, sa, dr, 1u, 3, 0);
+  for (int c = 0; c < 100; c++) e.step();
+  e.src_limit[sb] = e.src_taken[sb] + 3;   // head and two words of P1
+  long p1 = add_packet(e, *p, e.sim.cycle, sb, dr, 1u, 6, 0);
+  for (int c = 0; c < 100; c++) e.step();
+  long p2 = add_packet(e, *p, e.sim.cycle, sc, dr, 1u, 1, 0);
+  for (int c = 0; c < 100; c++) e.step();
+  e.sc.check("nothing delivered to X while its sink is stopped", 0, 0, static_cast<uint64_t>(e.delivered));
+  e.sink_hold[x] = false;
+  for (int c = 0; c < 300; c++) e.step();
+  std::printf("noc: ejwhole delivered P0 %d at %" PRIu64 ", P1 %d, P2 %d at %" PRIu64 " (EjWhole %d)\n",
+              e.pkts[p0].delivered, e.pkts[p0].t_done, e.pkts[p1].delivered, e.pkts[p2].delivered,
+              e.pkts[p2].t_done, TB_EjWhole);
+  e.sc.check("P0 delivered once X takes flits", static_cast<uint64_t>(p0), 1, static_cast<uint64_t>(e.pkts[p0].delivered));
+  if (TB_EjWhole)
+    e.sc.check("whole packet first: P2 delivered while P1 is still arriving", static_cast<uint64_t>(p2), 1,
+               static_cast<uint64_t>(e.pkts[p2].delivered));
+  e.sc.check("P1 not delivered while its source is stopped", static_cast<uint64_t>(p1), 0,
+             static_cast<uint64_t>(e.pkts[p1].delivered));
+  e.src_limit[sb] = UINT64_MAX;
+  bool ok = e.drain(100000);
+  e.sc.expect(ok, "every packet delivered once P1's source resumes", 3);
+  delete p;
+  e.final_checks();
+  e.report("ejwhole");
+  return e.sc.finish();
+}
+
+// VC allocation is fair between inputs (docs/neunoc.md, "Mesh router"; nnoc_va_alloc: the
+// pointer moves past each grantee, so two heads that keep waiting for one output port are granted
+// in turn). Two streams of 16 packets to one PE (X, PE 0 of the last router of row 0) enter its
+// router from two input ports, west (from PE 0 of router 0) and north (from PE 0 of the router
+// above), while X takes a flit only one cycle in four: the local output's VCs are scarce and
+// heads of both inputs wait for them. Each stream gets its share: when the first stream has
+// all its packets delivered, the other has at least half of its own.
+int run_vafair(const TbArgs &a) {
+  Directed d(a, "neunoc vafair", true);
+  Env &e = d.e;
+  if (!has_cols(2, "vafair")) return 2;
+  if (TB_Rows < 2 || g_cfg.dst_coord) {
+    std::fprintf(stderr, "noc: +test=vafair needs 2 rows or more and bit-string heads\n");
+    return 2;
+  }
+  const int dr = TB_Cols - 1, x = pe_of(dr, 0), n = 16, len = 6;
+  const int src[2] = {pe_of(0, 0), pe_of(router_xy(TB_Cols - 1, 1), 0)};
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  std::vector<long> ids[2];
+  for (int i = 0; i < n; i++)
+    for (int s = 0; s < 2; s++) ids[s].push_back(add_packet(e, *p, e.sim.cycle, src[s], dr, 1u, len, 0));
+  delete p;
+  auto done = [&](int s) {
+    int c = 0;
+    for (long id : ids[s]) c += e.pkts[id].delivered;
+    return c;
+  };
+  int first = -1, other = 0;
+  while (e.busy() && !e.sim.timed_out && e.sim.cycle < 200000) {
+    e.sink_hold[x] = (e.sim.cycle % 4) != 0;
+    e.step();
+    if (first < 0)
+      for (int s = 0; s < 2; s++)
+        if (done(s) == n) {
+          first = s;
+          other = done(1 - s);
+          break;
+        }
+  }
+  e.sink_hold[x] = false;
+  std::printf("noc: vafair stream %d (from PE %d) done first, the other had %d of %d delivered\n", first,
+              first >= 0 ? src[first] : -1, other, n);
+  e.sc.expect(first >= 0, "both streams delivered", 0);
+  e.sc.expect(other >= n / 2, "VC allocation shares the output: the other stream has half its packets", static_cast<uint64_t>(other));
+  e.final_checks();
+  e.report("vafair");
+  return e.sc.finish();
+}
+
+// Input-port priority between two streams (docs/neunoc.md, "Switch allocation", SaPrio): a
+// through stream (PE 0 of router 0, entering router 1 from the west) and a local stream (a PE of
+// router 1) of 20 packets each, to router 2, created together; router 1's east output is their
+// shared port. SaPrio = 1 (the plain meshes): the through stream goes first, so it has all its
+// packets delivered before the local stream; SaPrio = 2 (Neu-NoC): the local input goes first,
+// so the local stream is delivered first; SaPrio = 0: both are delivered.
+int run_prio(const TbArgs &a) {
+  Directed d(a, "neunoc prio", true);
+  Env &e = d.e;
+  if (!has_cols(3, "prio")) return 2;
+  const int dr = 2, n = 20, len = 3;
+  const int src[2] = {pe_of(0, 0), pe_of(1, 0)};   // through, local
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  std::vector<long> ids[2];
+  for (int i = 0; i < n; i++)
+    for (int s = 0; s < 2; s++)
+      ids[s].push_back(add_packet(e, *p, e.sim.cycle, src[s], dr, TB_K > 1 ? (1u << s) : 1u, len, 0));
+  delete p;
+  uint64_t t_end[2] = {0, 0};
+  while (e.busy() && !e.sim.timed_out && e.sim.cycle < 100000) {
+    e.step();
+    for (int s = 0; s < 2; s++) {
+      int c = 0;
+      for (long id : ids[s]) c += e.pkts[id].delivered;
+      if (c == n && !t_end[s]) t_end[s] = e.sim.cycle;
+    }
+  }
+  std::printf("noc: prio through stream done at %" PRIu64 ", local stream at %" PRIu64 " (SaPrio %d, SaGreedy %d)\n",
+              t_end[0], t_end[1], TB_SaPrio, TB_SaGreedy);
+  e.sc.expect(t_end[0] && t_end[1], "both streams delivered", 0);
+  if (TB_SaPrio == 1)
+    e.sc.expect(t_end[0] < t_end[1], "SaPrio 1: the through stream is delivered first", t_end[0]);
+  if (TB_SaPrio == 2)
+    e.sc.expect(t_end[1] < t_end[0], "SaPrio 2: the local stream is delivered first", t_end[1]);
+  e.final_checks();
+  e.report("prio");
+  return e.sc.finish();
+}
+
+// Injection VC choice (docs/neunoc.md, nnoc_inject: an empty VC first, else with TailFree = 1
+// the VC with the most credits when VcMost = 1). Router 0's local output is blocked: two packets
+// from routers 1 and 3 (PE 0) to PE 1 of router 0 are sent half (their sources stop after the
+// head and a word), so they own both of its VCs. PE 0 of router 0 then sends A0 (5 words) to PE 2
+// of router 0: it takes VC 0 and waits in the router's local input, holding 6 of the VC's Depth
+// credits. Then A1 (10 words, on the empty VC 1) and B (2 words) to routers 1 and 2, queued
+// back to back: B's head finds VC 1 still holding A1's last flits but with more credits than
+// VC 0, so it follows A1 and is delivered while A0 still waits (with the lowest VC that has a
+// credit it would wait behind A0). The held sources then resume and everything drains.
+int run_vcmost(const TbArgs &a) {
+  Directed d(a, "neunoc vcmost", true);
+  Env &e = d.e;
+  if (!has_cols(3, "vcmost")) return 2;
+  if (TB_Rows < 2 || TB_K < 3 || TB_V != 2 || !TB_VcMost || !TB_TailFree) {
+    std::fprintf(stderr, "noc: +test=vcmost needs 2 rows, K >= 3, V = 2, VcMost = 1 and TailFree = 1\n");
+    return 2;
+  }
+  const int s = pe_of(0, 0), h1 = pe_of(1, 0), h3 = pe_of(router_xy(0, 1), 0);
+  nnoc_pkt_t *p = new nnoc_pkt_t;
+  e.src_limit[h1] = e.src_taken[h1] + 2;
+  e.src_limit[h3] = e.src_taken[h3] + 2;
+  add_packet(e, *p, e.sim.cycle, h1, 0, 2u, 6, 0);
+  add_packet(e, *p, e.sim.cycle, h3, 0, 2u, 6, 0);
+  for (int c = 0; c < 100; c++) e.step();
+  long a0 = add_packet(e, *p, e.sim.cycle, s, 0, 4u, 5, 0);
+  for (int c = 0; c < 100; c++) e.step();
+  long a1 = add_packet(e, *p, e.sim.cycle, s, 1, 1u, 10, 0);
+  long b = add_packet(e, *p, e.sim.cycle, s, 2, 1u, 2, 0);
+  for (int c = 0; c < 300; c++) e.step();
+  e.sc.check("A0 waits while router 0's local output is held", static_cast<uint64_t>(a0), 0,
+             static_cast<uint64_t>(e.pkts[a0].delivered));
+  e.sc.check("A1 delivered", static_cast<uint64_t>(a1), 1, static_cast<uint64_t>(e.pkts[a1].delivered));
+  e.sc.check("B takes the VC with the most credits (behind A1, not A0): delivered", static_cast<uint64_t>(b), 1,
+             static_cast<uint64_t>(e.pkts[b].delivered));
+  e.src_limit[h1] = e.src_limit[h3] = UINT64_MAX;
+  bool ok = e.drain(100000);
+  e.sc.expect(ok, "everything drains once the held sources resume", 5);
+  delete p;
+  e.final_checks();
+  e.report("vcmost");
+  return e.sc.finish();
+}
+
 // multicast to every router and every PE, including the source's own ring, and to many sets
 int run_multicast(const TbArgs &a) {
   if (g_cfg.dst_coord) {
@@ -1024,8 +1210,12 @@ int main(int argc, char **argv) {
   if (t == "saturate") return run_saturate(a);
   if (t == "hold") return run_hold(a);
   if (t == "inject") return run_inject(a);
+  if (t == "ejwhole") return run_ejwhole(a);
+  if (t == "vafair") return run_vafair(a);
+  if (t == "prio") return run_prio(a);
+  if (t == "vcmost") return run_vcmost(a);
   std::fprintf(stderr, "noc: unknown +test=%s (random latency multicast zeros vc_full fill ring guard saturate "
-                       "hold inject)\n",
+                       "hold inject ejwhole vafair prio vcmost)\n",
                t.c_str());
   return 2;
 }

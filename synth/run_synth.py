@@ -20,10 +20,9 @@ flags: docs/synth.md) three Yosys runs are made:
 Outputs: the Markdown table (--out, `make synth` uses docs/area.md), the machine-readable
 $BUILD/synth/area.tsv, and the raw logs / scripts / JSON statistics under $BUILD/synth/.
 
---check runs only a fast generic synthesis (coarse: up to synth's fine step, no SAT resource
-sharing; no iCE40 or ECP5 run)
-with `check -assert` of every configuration plus every other RTL module with its default
-parameters, and ends with 'N passed, N failed'.
+--check runs only Yosys's front end (hierarchy, proc, memory inference; no optimization,
+mapping, iCE40 or ECP5 run) with `check -assert` and no latch allowed, on every configuration
+plus every other RTL module with its default parameters, and ends with 'N passed, N failed'.
 
 A configuration whose top module has no file yet is skipped with a note.
 """
@@ -203,13 +202,14 @@ def yosys_script(cfg, top_file, incdirs, flow, json_path, check_mode):
     json_stat = (["setattr -mod -unset top"] if hier else [])
     if flow == "generic":
         if check_mode:
-            # -noshare: the SAT-based `share` pass is quadratic in the float units of a
-            # flattened design (fp16 baseline: >900 s at Vec 16) and checks nothing
-            # -run :fine: coarse synthesis only (proc, opt, memory, fsm, wreduce,
-            # alumacc); the fine step maps coarse cells to gates and, like ABC, cannot fail on a
-            # design that got that far (and took three quarters of the time)
-            s.append("synth -top %s%s -noabc -noshare -run :fine" % (cfg.top, flat))
-            s.append("check -assert")
+            # The front end only: proc (processes to cells: latches show up here as $dlatch,
+            # and an unsupported construct fails here) and memory inference, then `check
+            # -assert` (multiple drivers, undriven used signals, combinational loops). The
+            # rest of synth's coarse and fine steps (opt, fsm, wreduce, alumacc, share,
+            # techmap, ABC) transform a netlist that got this far and cannot fail on it; they
+            # took two thirds of the check's time (373 s of CPU with synth -run :fine -noshare
+            # -noabc, 2026-11-29), and make synth runs them in full.
+            s += ["proc", "opt_clean", "memory -nomap", "opt_clean", "check -assert"]
         elif "@nomemmap" in cfg.flags:
             # synth's script without memory_map (its 'fine' step): memories stay $mem_v2 cells
             s += ["synth -top %s%s -run :fine" % (cfg.top, flat), "opt -fast -full", "opt -full",
@@ -697,7 +697,7 @@ def main():
     ap.add_argument("--out", default=None, help="Markdown table to write (e.g. docs/area.md)")
     ap.add_argument("--only", default="", help="comma-separated config names to run")
     ap.add_argument("--check", action="store_true",
-                    help="fast generic synth (no ABC, no share, check -assert) of every "
+                    help="Yosys front end (hierarchy, proc, memory; check -assert, no latch) of every "
                          "configuration and every other module with default parameters; prints "
                          "'N passed, N failed'")
     ap.add_argument("--configs-only", action="store_true",

@@ -1006,7 +1006,10 @@ def lint_mutant(scope, rf, cand, workdir):
     cmd = ["iverilog", "-g2005", "-Wall"] + [x for dd in scope.dirs for x in ("-y", dd, "-I", dd)] \
         + ["-s", m, "-o", "/dev/null", path]
     p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out = iverilog_waivers.strip(p.stdout.decode(errors="replace")).strip()
+    # the waivers name the file by its place in the tree (rtl/<block>/<file>.v): Icarus's
+    # messages about the mutated copy are matched as if they were about the original
+    out = p.stdout.decode(errors="replace").replace(path, rf.path)
+    out = iverilog_waivers.strip(out).strip()
     if p.returncode or out:
         return "iverilog: " + first_msg(out)
     shutil.rmtree(d, ignore_errors=True)

@@ -766,6 +766,41 @@ struct TbStreamQ {
   }
 };
 
+// ================================================================ register checks
+// A read-write register of a block's register file, for tb_axil_check_strobes.
+struct TbRwReg {
+  uint32_t off;      // byte offset
+  uint32_t fields;   // the bits that exist (the others read 0)
+  const char *name;  // for the score's messages
+};
+
+// AXI4-Lite byte strobes on read-write registers (docs/axi_shell.md, "Register semantics"):
+// every strobe pattern 0..15 is written to each register twice, first with every bit inverted
+// (a write that is lost or lands in the wrong byte shows, even in a 1-bit field), then with
+// random data. Each write must answer OKAY and read back (through the accel_bus) as exactly the
+// strobed bytes changed. Leaves each register as its last write made it.
+template <class T, class P>
+void tb_axil_check_strobes(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc,
+                           const TbRwReg *regs, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const TbRwReg &r = regs[i];
+    uint32_t val = accel_rd(b, r.off);
+    for (int pass = 0; pass < 2; pass++) {
+      for (uint32_t strb = 0; strb < 16; strb++) {
+        const uint32_t d = pass == 0 ? ~val : tb_rand_u32();
+        uint32_t bytes = 0;
+        for (int k = 0; k < 4; k++)
+          if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
+        val = ((val & ~bytes) | (d & bytes)) & r.fields;
+        sc.check("strobed write: OKAY", strb, TB_AXI_OKAY,
+                 static_cast<uint64_t>(axil.write32(r.off, d, strb)));
+        if (!sc.check(r.name, strb, val, accel_rd(b, r.off)))
+          std::printf("  %s: wrote 0x%08x with strobes 0x%x\n", r.name, d, strb);
+      }
+    }
+  }
+}
+
 // ================================================================ accel_bus over the models
 template <class T, class LP = TbAxilPorts<T>>
 struct TbAccelBus {

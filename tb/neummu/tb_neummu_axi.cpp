@@ -168,7 +168,7 @@ void test_registers(Env &e) {
   // Byte strobes are honoured per byte (docs/axi_shell.md, "Register semantics"): a write
   // changes exactly the bytes whose strobe is set; every strobe pattern on every rw register,
   // each write read back against that rule (fields that do not exist read as 0).
-  struct { uint32_t off, fields; const char *name; } rw[] = {
+  const TbRwReg rw[] = {
       {NEUMMU__CFG_OFFSET, 0x1FFFF, "CFG"},
       {NEUMMU__ROOT_PPN_LO_OFFSET, 0xFFFFFFFF, "ROOT_PPN_LO"},
       {NEUMMU__ROOT_PPN_HI_OFFSET, 0xFF, "ROOT_PPN_HI"},
@@ -176,19 +176,7 @@ void test_registers(Env &e) {
       {NEUMMU__INV_VA_HI_OFFSET, 0xFFFF, "INV_VA_HI"},
       {NEUMMU__INTR_ENABLE_OFFSET, 0x3, "INTR_ENABLE"},
       {NEUMMU__ENABLE_OFFSET, 0x1, "ENABLE"}};
-  for (auto &r : rw) {
-    uint32_t val = accel_rd(b, r.off);
-    for (uint32_t strb = 0; strb < 16; strb++) {
-      uint32_t d = tb_rand_u32();
-      uint32_t bytes = 0;
-      for (int k = 0; k < 4; k++)
-        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
-      val = ((val & ~bytes) | (d & bytes)) & r.fields;
-      e.sc.check("strobed write: OKAY", strb, TB_AXI_OKAY, static_cast<uint64_t>(e.axil.write32(r.off, d, strb)));
-      uint32_t got = accel_rd(b, r.off);
-      if (!e.sc.check(r.name, strb, val, got)) std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
-    }
-  }
+  tb_axil_check_strobes(e.axil, b, e.sc, rw, sizeof rw / sizeof rw[0]);
   accel_wr(b, NEUMMU__CFG_OFFSET, 0x1FF00);
   accel_wr(b, NEUMMU__ENABLE_OFFSET, 0);
   // INTR_TEST (singlepulse) sets INTR_STATUS's bit as the event would; the bit raises irq_o when

@@ -232,24 +232,11 @@ void test_shell_regs(Env &e, uint64_t id) {
   e.sc.check("INTR_STATUS after reset and 20 idle cycles", id, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
   e.sc.check("ERR_CODE after reset", id, 0, accel_rd(b, NEUNOC__ERR_CODE_OFFSET));
   e.sc.check("irq_o after reset", id, 0, e.tb.irq());
-  struct { uint32_t off, fields; const char *name; } rw[] = {
+  const TbRwReg rw[] = {
       {NEUNOC__INTR_ENABLE_OFFSET, 0x3, "INTR_ENABLE (strobed write)"},
       {NEUNOC__ENABLE_OFFSET, 0x1, "ENABLE (strobed write)"}};
-  for (auto &r : rw) {
-    uint32_t val = accel_rd(b, r.off);
-    for (uint32_t strb = 0; strb < 16; strb++) {
-      uint32_t d = tb_rand_u32() | 0x3;   // the fields' bits set: a lost write shows
-      if (strb & 1) d ^= (tb_rand_u32() & 0x3);
-      uint32_t bytes = 0;
-      for (int k = 0; k < 4; k++)
-        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
-      val = ((val & ~bytes) | (d & bytes)) & r.fields;
-      e.sc.check("strobed write: OKAY", strb, TB_AXI_OKAY, static_cast<uint64_t>(e.axil.write32(r.off, d, strb)));
-      if (!e.sc.check(r.name, strb, val, accel_rd(b, r.off)))
-        std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
-    }
-    accel_wr(b, r.off, 0);
-  }
+  tb_axil_check_strobes(e.axil, b, e.sc, rw, sizeof rw / sizeof rw[0]);
+  for (const TbRwReg &r : rw) accel_wr(b, r.off, 0);
   // CTRL without byte 0's strobe: no START (STATUS stays 0: no DONE), no CLEAR (CYC_BUSY is
   // not counting with an idle network, so check the counters through STATUS/DONE only)
   for (uint32_t strb = 0; strb < 16; strb += 2) {

@@ -172,7 +172,7 @@ void test_registers(Env &e) {
   e.sc.check("byte strobe writes only its byte", 0, 0xAB34, accel_rd(b, SOFTERMAX__LEN_OFFSET));
   // every strobe pattern on every rw register: exactly the strobed bytes change (fields that do
   // not exist read 0)
-  const struct { uint32_t off, fields; const char *name; } rw[] = {
+  const TbRwReg rw[] = {
       {SOFTERMAX__SRC_ADDR_OFFSET, 0xFFFFFFFFu, "SRC_ADDR (strobed write)"},
       {SOFTERMAX__DST_ADDR_OFFSET, 0xFFFFFFFFu, "DST_ADDR (strobed write)"},
       {SOFTERMAX__ROWS_OFFSET, 0xFFFFFFFFu, "ROWS (strobed write)"},
@@ -180,19 +180,7 @@ void test_registers(Env &e) {
       {SOFTERMAX__SRC_STRIDE_OFFSET, 0xFFFFFFFFu, "SRC_STRIDE (strobed write)"},
       {SOFTERMAX__DST_STRIDE_OFFSET, 0xFFFFFFFFu, "DST_STRIDE (strobed write)"},
       {SOFTERMAX__INTR_ENABLE_OFFSET, 0x3u, "INTR_ENABLE (strobed write)"}};
-  for (auto &r : rw) {
-    uint32_t val = accel_rd(b, r.off);
-    for (uint32_t strb = 0; strb < 16; strb++) {
-      uint32_t d = tb_rand_u32();
-      uint32_t bytes = 0;
-      for (int k = 0; k < 4; k++)
-        if (strb >> k & 1) bytes |= 0xFFu << (8 * k);
-      val = ((val & ~bytes) | (d & bytes)) & r.fields;
-      e.tb.axil.write32(r.off, d, strb);
-      if (!e.sc.check(r.name, strb, val, accel_rd(b, r.off)))
-        std::printf("  wrote 0x%08x with strobes 0x%x\n", d, strb);
-    }
-  }
+  tb_axil_check_strobes(e.tb.axil, b, e.sc, rw, sizeof rw / sizeof rw[0]);
   // INTR_TEST and INTR_STATUS's write-1-to-clear need byte 0's strobe
   accel_wr(b, SOFTERMAX__INTR_ENABLE_OFFSET, 0);
   accel_wr(b, SOFTERMAX__INTR_STATUS_OFFSET, 3);

@@ -1119,6 +1119,14 @@ def file_hash(path):
         return ""
 
 
+# What a farm's build directory links from the real one: the built tools, C tests and models
+# only. Everything else an entry writes there (its work files: build/neummu_npu/..., build/nnoc_*)
+# stays in the farm, so two farms running the same entry at once (--jobs 2) do not overwrite each
+# other's files, which made false kills. An entry that needs another prebuilt file fails at
+# MUT_SEL=0 and is left out with a warning.
+FARM_SHARED = ("sw", "sw-san", "tests", "cmodel", "blocks.mk")
+
+
 def make_farm(farm, built):
     """A tree of symbolic links to the repository where build/tb/<h> is the instrumented build
     of each harness in built (name -> directory)."""
@@ -1129,10 +1137,9 @@ def make_farm(farm, built):
         if x != BUILD and not (BUILD.startswith(x + "/")):
             os.symlink(os.path.join(ROOT, x), os.path.join(farm, x))
     real = os.path.join(ROOT, BUILD)
-    for x in os.listdir(real):
-        if x in ("tb", "mutate", "logs"):
-            continue
-        os.symlink(os.path.join(real, x), os.path.join(farm, BUILD, x))
+    for x in FARM_SHARED:
+        if os.path.exists(os.path.join(real, x)):
+            os.symlink(os.path.join(real, x), os.path.join(farm, BUILD, x))
     for x in os.listdir(os.path.join(real, "tb")):
         src = built.get(x, os.path.join(real, "tb", x))
         os.symlink(src, os.path.join(farm, BUILD, "tb", x))

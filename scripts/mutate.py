@@ -1494,8 +1494,11 @@ is written by the tool from `{results}`; the explanations of the survivors come 
 - **Killed by a test**: one of the regression entries (`tests/*.list`) that run a harness
   elaborating the file fails, or runs more than 3x its unmutated time (at least 10 s more) and
   again more than 6x (at least 60 s more) when rerun, so a slow run on a loaded machine is no
-  kill. Only
-  the block's own harnesses are used: a shared cell is judged by the shared cells' harnesses.
+  kill. Only the block's own harnesses are used: a shared cell is judged by the shared cells'
+  harnesses. Entries run in *farms* (`$BUILD/mutate/<block>/run/w<j>`, one per `--jobs`): trees
+  of links to the repository whose `build/tb` holds the instrumented harnesses and whose
+  `build/` links only the built tools, C tests and models, so an entry's work files are its
+  farm's own (two farms sharing them made false kills at `--jobs 2`).
 - **Mutant schemata** keep it affordable: each file gets one instrumented copy in which mutation
   point *k* is `((mut_sel_q == k) ? (mutant) : (original))`, the selector read once from the
   environment (`MUT_SEL`) through a DPI-C import. Each harness is Verilated once per block

@@ -1120,7 +1120,7 @@ def file_hash(path):
 
 
 # What a farm's build directory links from the real one: the built tools, C tests and models
-# only. Everything else an entry writes there (its work files: build/neummu_npu/..., build/nnoc_*)
+# only. Everything else an entry writes there (its work files, under build/<block...>/)
 # stays in the farm, so two farms running the same entry at once (--jobs 2) do not overwrite each
 # other's files, which made false kills. An entry that needs another prebuilt file fails at
 # MUT_SEL=0 and is left out with a warning.

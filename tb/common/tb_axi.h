@@ -801,6 +801,52 @@ void tb_axil_check_strobes(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc,
   }
 }
 
+// The interrupt registers of a block's shell (docs/axi_shell.md): INTR_TEST (singlepulse),
+// INTR_STATUS (write 1 to clear), INTR_ENABLE, and STATUS, which INTR_TEST must not touch.
+struct TbIntrRegs {
+  uint32_t test, status, enable, job_status;
+};
+
+// The interrupt contract, for each cause bit in turn: INTR_TEST without byte 0's strobe sets
+// nothing (every such strobe pattern); with it, the bit sets exactly that INTR_STATUS bit,
+// INTR_TEST reads 0 and STATUS is unchanged; irq (a callable giving irq_o) stays low while the
+// cause is not enabled and is high a few cycles after it is; a write of 1 to INTR_STATUS without
+// byte 0's strobe keeps the bit, with it clears it, and irq falls. Starts by disabling and
+// clearing every cause; leaves them so.
+template <class T, class P, class Irq>
+void tb_axil_check_intr(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc, Irq irq,
+                        const TbIntrRegs &r, const uint32_t *bits, size_t n) {
+  uint32_t all = 0;
+  for (size_t i = 0; i < n; i++) all |= bits[i];
+  accel_wr(b, r.enable, 0);
+  accel_wr(b, r.status, all);
+  sc.check("INTR_STATUS cleared by writing 1", 0, 0, accel_rd(b, r.status));
+  const uint32_t job_status = accel_rd(b, r.job_status);
+  for (uint32_t strb = 0; strb < 16; strb += 2) {
+    axil.write32(r.test, 0xFFFFFFFFu, strb);
+    sc.check("INTR_TEST without byte 0's strobe: no bit set", strb, 0, accel_rd(b, r.status));
+  }
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t bit = bits[i];
+    accel_wr(b, r.test, bit);
+    sc.check("INTR_TEST sets that INTR_STATUS bit only", bit, bit, accel_rd(b, r.status));
+    sc.check("INTR_TEST reads 0", bit, 0, accel_rd(b, r.test));
+    sc.check("STATUS unchanged by INTR_TEST", bit, job_status, accel_rd(b, r.job_status));
+    b->idle(b->ctx, 3);
+    sc.check("irq_o low while the cause is not enabled", bit, 0, irq());
+    accel_wr(b, r.enable, bit);
+    b->idle(b->ctx, 3);
+    sc.check("irq_o high once the cause is enabled", bit, 1, irq());
+    axil.write32(r.status, 0xFFFFFFFFu, 0xE);
+    sc.check("INTR_STATUS write 1 without byte 0's strobe: kept", bit, bit, accel_rd(b, r.status));
+    accel_wr(b, r.status, bit);
+    sc.check("INTR_STATUS bit cleared by writing 1", bit, 0, accel_rd(b, r.status));
+    b->idle(b->ctx, 3);
+    sc.check("irq_o low once the bit is cleared", bit, 0, irq());
+    accel_wr(b, r.enable, 0);
+  }
+}
+
 // ================================================================ accel_bus over the models
 template <class T, class LP = TbAxilPorts<T>>
 struct TbAccelBus {

@@ -181,27 +181,10 @@ void test_registers(Env &e) {
   accel_wr(b, NEUMMU__ENABLE_OFFSET, 0);
   // INTR_TEST (singlepulse) sets INTR_STATUS's bit as the event would; the bit raises irq_o when
   // enabled (one cycle later) and is cleared by writing 1 to it; without its strobe nothing.
-  accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, 0);
-  accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, 3);
-  e.sc.check("INTR_STATUS cleared", 0, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
-  e.axil.write32(NEUMMU__INTR_TEST_OFFSET, 3, 0x0);
-  e.sc.check("INTR_TEST without its byte strobe: no bit set", 0, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+  const TbIntrRegs intr = {NEUMMU__INTR_TEST_OFFSET, NEUMMU__INTR_STATUS_OFFSET,
+                           NEUMMU__INTR_ENABLE_OFFSET, NEUMMU__STATUS_OFFSET};
   const uint32_t bits[2] = {NEUMMU__INTR_TEST__ERROR_bm, NEUMMU__INTR_TEST__DONE_bm};
-  for (uint32_t bit : bits) {
-    accel_wr(b, NEUMMU__INTR_TEST_OFFSET, bit);
-    e.sc.check("INTR_TEST sets the INTR_STATUS bit", bit, bit, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
-    e.sc.check("INTR_TEST reads 0", bit, 0, accel_rd(b, NEUMMU__INTR_TEST_OFFSET));
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o low while the cause is not enabled", bit, 0, e.tb.irq());
-    accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, bit);
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o high once the cause is enabled", bit, 1, e.tb.irq());
-    accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, bit);
-    e.sc.check("INTR_STATUS bit cleared by writing 1", bit, 0, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o low once the bit is cleared", bit, 0, e.tb.irq());
-    accel_wr(b, NEUMMU__INTR_ENABLE_OFFSET, 0);
-  }
+  tb_axil_check_intr(e.axil, b, e.sc, [&e] { return e.tb.irq(); }, intr, bits, 2);
   accel_err_clear(b);
 }
 

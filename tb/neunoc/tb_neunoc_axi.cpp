@@ -244,30 +244,11 @@ void test_shell_regs(Env &e, uint64_t id) {
     b->idle(b->ctx, 4);
     e.sc.check("CTRL.START without byte 0's strobe: no DONE", strb, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
   }
-  // INTR_TEST without byte 0's strobe sets nothing; with it each bit sets its INTR_STATUS bit
-  for (uint32_t strb = 0; strb < 16; strb += 2) {
-    e.axil.write32(NEUNOC__INTR_TEST_OFFSET, 0xFFFFFFFFu, strb);
-    e.sc.check("INTR_TEST without byte 0's strobe: no bit set", strb, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
-  }
+  // INTR_TEST, INTR_STATUS and irq_o (tb_axi.h)
+  const TbIntrRegs intr = {NEUNOC__INTR_TEST_OFFSET, NEUNOC__INTR_STATUS_OFFSET,
+                           NEUNOC__INTR_ENABLE_OFFSET, NEUNOC__STATUS_OFFSET};
   const uint32_t bits[2] = {NEUNOC__INTR_TEST__DONE_bm, NEUNOC__INTR_TEST__ERROR_bm};
-  for (uint32_t bit : bits) {
-    accel_wr(b, NEUNOC__INTR_TEST_OFFSET, bit);
-    e.sc.check("INTR_TEST sets that INTR_STATUS bit only", bit, bit, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
-    e.sc.check("INTR_TEST reads 0", bit, 0, accel_rd(b, NEUNOC__INTR_TEST_OFFSET));
-    e.sc.check("STATUS unchanged by INTR_TEST", bit, 0, accel_rd(b, NEUNOC__STATUS_OFFSET));
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o low while the cause is not enabled", bit, 0, e.tb.irq());
-    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, bit);
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o high once the cause is enabled", bit, 1, e.tb.irq());
-    e.axil.write32(NEUNOC__INTR_STATUS_OFFSET, 0xFFFFFFFFu, 0xE);
-    e.sc.check("INTR_STATUS write 1 without byte 0's strobe: kept", bit, bit, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
-    accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, bit);
-    e.sc.check("INTR_STATUS bit cleared by writing 1", bit, 0, accel_rd(b, NEUNOC__INTR_STATUS_OFFSET));
-    b->idle(b->ctx, 3);
-    e.sc.check("irq_o low once the bit is cleared", bit, 0, e.tb.irq());
-    accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, 0);
-  }
+  tb_axil_check_intr(e.axil, b, e.sc, [&e] { return e.tb.irq(); }, intr, bits, 2);
   accel_err_clear(b);
 }
 

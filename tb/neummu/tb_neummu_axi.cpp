@@ -207,10 +207,15 @@ void test_start_busy(Env &e, uint64_t &id) {
     for (uint64_t c = 0; c < kTimeout && e.rsp.q.size() < rsps; c++) b->idle(b->ctx, 1);
     e.sc.check("answers received", ++id, rsps, e.rsp.q.size());
   };
+  const uint32_t is_done = NEUMMU__INTR_STATUS__DONE_bm, is_err = NEUMMU__INTR_STATUS__ERROR_bm;
+  accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, is_done | is_err);
   accel_wr(b, NEUMMU__CTRL_OFFSET, NEUMMU__CTRL__START_bm);
   b->idle(b->ctx, 4);
   e.sc.check("START when idle: STATUS DONE (nothing in flight)", id, st_done, accel_rd(b, NEUMMU__STATUS_OFFSET));
   e.sc.check("START when idle: ERR_CODE 0", id, 0, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  // the job's events reach INTR_STATUS: DONE when it completes, ERROR with its first error
+  e.sc.check("DONE sets INTR_STATUS.DONE (not ERROR)", id, is_done, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET));
+  accel_wr(b, NEUMMU__INTR_STATUS_OFFSET, is_done | is_err);
   const uint32_t f0 = accel_rd(b, NEUMMU__FAULTS_OFFSET);
   e.rsp.cap = 1;  // the sink takes one answer and then holds off the stream
   b->stream_send(b->ctx, 0, va_bad, 1, 1);
@@ -221,6 +226,7 @@ void test_start_busy(Env &e, uint64_t &id) {
   }
   e.sc.check("a fault: STATUS DONE and ERROR", id, st_done | st_err, accel_rd(b, NEUMMU__STATUS_OFFSET));
   e.sc.check("a fault: ERR_CODE 0x01", id, NMMU_ERR_FAULT, accel_rd(b, NEUMMU__ERR_CODE_OFFSET));
+  e.sc.check("a fault sets INTR_STATUS.ERROR", id, is_err, accel_rd(b, NEUMMU__INTR_STATUS_OFFSET) & is_err);
   e.sc.check("FAULTS counts the fault", id, f0 + 1, accel_rd(b, NEUMMU__FAULTS_OFFSET));
   b->stream_send(b->ctx, 0, va_ok, 2, 1);
   for (uint64_t c = 0; c < kTimeout && !e.req.q.empty(); c++) b->idle(b->ctx, 1);

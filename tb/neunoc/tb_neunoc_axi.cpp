@@ -355,6 +355,8 @@ int main(int argc, char **argv) {
     b->stream_send(b->ctx, 0, stray, 0, 1);
     b->idle(b->ctx, 200);
     e.sc.check("a stray flit after DONE: STATUS DONE and ERROR", id, st_done | st_err, accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.check("the error sets INTR_STATUS.ERROR", id, NEUNOC__INTR_STATUS__ERROR_bm,
+               accel_rd(b, NEUNOC__INTR_STATUS_OFFSET) & NEUNOC__INTR_STATUS__ERROR_bm);
     const int dst = e.np - 1;
     e.rx[dst]->stall.pct = 100;   // the sink of PE dst takes nothing
     nnoc_pkt_t p;

@@ -1521,6 +1521,16 @@ it), `scripts/mutate.py --list` to see the mutants without running them.
 """
 
 
+def mutant_rows(data, result, text):
+    """The report's table rows of every mutant with this result (blocks in report order):
+    id, change, and text(mutant) as the last column; one '| - | - | none |' row if there is none."""
+    rows = ["| `%s` | `%s` -> `%s` | %s |" % (r["id"], md(r["before"]), md(r["after"]),
+                                             md_text(text(r)))
+            for name in sorted(data, key=lambda n: (not n.startswith("common"), n))
+            for r in data[name]["mutants"] if r["result"] == result]
+    return rows or ["| - | - | none |"]
+
+
 def write_doc(path, data):
     L = [DOC_HEAD.format(results=os.path.join(BUILD, "mutate", "results.json"))]
     L.append("## Scores\n")
@@ -1540,28 +1550,12 @@ def write_doc(path, data):
              "(`tests/mutate/survivors.txt`).\n")
     L.append("| mutant | change | meaning |")
     L.append("|---|---|---|")
-    any_s = False
-    for name in sorted(data, key=lambda n: (not n.startswith("common"), n)):
-        for r in data[name]["mutants"]:
-            if r["result"] == "survived":
-                any_s = True
-                L.append("| `%s` | `%s` -> `%s` | %s |" % (
-                    r["id"], md(r["before"]), md(r["after"]),
-                    md_text(notes.get(r["id"], r["by"] or "not yet explained"))))
-    if not any_s:
-        L.append("| - | - | none |")
+    L += mutant_rows(data, "survived",
+                     lambda r: notes.get(r["id"], r["by"] or "not yet explained"))
     L.append("\n## Equivalent mutants\n")
     L.append("| mutant | change | why no test can kill it |")
     L.append("|---|---|---|")
-    any_e = False
-    for name in sorted(data, key=lambda n: (not n.startswith("common"), n)):
-        for r in data[name]["mutants"]:
-            if r["result"] == "equivalent":
-                any_e = True
-                L.append("| `%s` | `%s` -> `%s` | %s |" % (r["id"], md(r["before"]),
-                                                           md(r["after"]), md_text(r["by"])))
-    if not any_e:
-        L.append("| - | - | none |")
+    L += mutant_rows(data, "equivalent", lambda r: r["by"])
     L.append("\n## Every mutant\n")
     for name in sorted(data, key=lambda n: (not n.startswith("common"), n)):
         L.append("<details><summary>%s (%d)</summary>\n" % (name, len(data[name]["mutants"])))

@@ -59,7 +59,17 @@ def scale(cmd):
 DURATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.txt")
 
 
-def read_durations(build_json):
+def read_last_run(build_json):
+    """The last local run's record ({name: {"wall": s, "cpu": s}}), {} when there is none."""
+    try:
+        with open(build_json) as f:
+            last = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return last if isinstance(last, dict) else {}
+
+
+def expected_cpu(last):
     """Expected CPU seconds per test name (the order's key: unlike wall time it does not depend
     on what ran beside the test): the committed table, overridden by the last local run."""
     d = {}
@@ -69,15 +79,9 @@ def read_durations(build_json):
                 parts = line.split("#", 1)[0].split()
                 if len(parts) == 3:
                     d[parts[0]] = float(parts[2])
-    if os.path.isfile(build_json):
-        try:
-            with open(build_json) as f:
-                last = json.load(f)
-        except ValueError:
-            last = {}
-        for k, v in (last.items() if isinstance(last, dict) else []):
-            if isinstance(v, dict) and isinstance(v.get("cpu"), (int, float)):
-                d[k] = float(v["cpu"])
+    for k, v in last.items():
+        if isinstance(v, dict) and isinstance(v.get("cpu"), (int, float)):
+            d[k] = float(v["cpu"])
     return d
 
 
@@ -143,7 +147,8 @@ def main():
     checks = 0
     t0 = time.time()
     dur_json = os.path.join(logdir, "durations.json")
-    expected = read_durations(dur_json)
+    last = read_last_run(dur_json)
+    expected = expected_cpu(last)
     order = sorted(tests, key=lambda t: -expected.get(t[0], float("inf")))
     measured = {}
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
@@ -162,15 +167,6 @@ def main():
                 nfail += 1
                 for l in lines[-15:]:
                     print("    | " + l)
-    last = {}
-    if os.path.isfile(dur_json):
-        try:
-            with open(dur_json) as f:
-                last = json.load(f)
-        except ValueError:
-            pass
-    if not isinstance(last, dict):
-        last = {}
     last.update(measured)
     with open(dur_json, "w") as f:
         json.dump(last, f, indent=0, sort_keys=True)

@@ -1162,6 +1162,10 @@ def run_entry(cmd, farm, sel, timeout, early=False):
     env = dict(os.environ)
     env["MUT_SEL"] = str(sel)
     env["BUILD"] = BUILD
+    # the entry's empty work directory, as tests/run_tests.py gives it (a farm runs one at a time)
+    env["WORK"] = os.path.join(BUILD, "work", "entry")
+    shutil.rmtree(os.path.join(farm, env["WORK"]), ignore_errors=True)
+    os.makedirs(os.path.join(farm, env["WORK"]))
     if early and STDBUF:
         env["LD_PRELOAD"] = (STDBUF + " " + env.get("LD_PRELOAD", "")).strip()
         env["_STDBUF_O"] = "L"

@@ -8,6 +8,9 @@ LONG=1 in the environment multiplies every '+n=N' by 100 (the 10^7-transaction r
 --san-tools DIR runs the host tools from DIR (their ASan/UBSan builds, $BUILD/sw-san): every
 'build/sw/' in a command becomes 'DIR/', so a memory error or undefined behaviour in a tool fails
 the test that ran it.
+Each test gets its own empty work directory, $BUILD/work/<name>, named by $WORK in its environment:
+a command that writes files writes them there (`d=$WORK`), so two tests running at once never share
+a file (tests/check_isolation.py rejects a list in which two tests name the same build/ path).
 Logs go to $BUILD/logs/<name>.log. With REGRESSION_T0 (set by `make test` before it builds) the
 runner also prints how long the whole of make test took, builds included.
 
@@ -23,6 +26,7 @@ import concurrent.futures as cf
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -34,7 +38,7 @@ from results import RESULT  # noqa: E402  (the harness result line, shared by ev
 
 
 def load(paths, block):
-    tests = []
+    tests, seen = [], {}
     for path in paths:
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
@@ -46,6 +50,9 @@ def load(paths, block):
                     sys.exit(f"{path}:{lineno}: expected '<block> <name> <command>'")
                 if block and parts[0] != block:
                     continue
+                if parts[1] in seen:
+                    sys.exit(f"{path}:{lineno}: test name '{parts[1]}' already used at {seen[parts[1]]}")
+                seen[parts[1]] = f"{path}:{lineno}"
                 tests.append((parts[1], parts[2]))
     return tests
 
@@ -85,6 +92,14 @@ def expected_cpu(last):
     return d
 
 
+def fresh_work_dir(name):
+    """An empty $BUILD/work/<name> (the test's $WORK), left from no earlier run."""
+    d = os.path.join(os.environ.get("BUILD", "build"), "work", name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
 def run(test, logdir, timeout, san_tools):
     """Runs one test: (name, ok, wall seconds, CPU seconds, result line, output lines). The CPU
     time is the test's process tree's (user + system, os.wait4), so a run beside another test
@@ -93,9 +108,10 @@ def run(test, logdir, timeout, san_tools):
     cmd = scale(cmd)
     if san_tools:
         cmd = cmd.replace("build/sw/", san_tools.rstrip("/") + "/")
+    env = dict(os.environ, WORK=fresh_work_dir(name))
     t0 = time.time()
     p = subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         start_new_session=True)
+                         start_new_session=True, env=env)
     expired = []
 
     def kill():

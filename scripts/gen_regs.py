@@ -725,7 +725,7 @@ def gen_csr(blk, rdl_rel, regs, map_w):
     return "\n".join(L) + "\n"
 
 
-def gen_header(root, blk, rdl_rel, regs, tmp):
+def gen_header(root, blk, rdl_rel, regs, map_w, tmp):
     from peakrdl_cheader.exporter import CHeaderExporter
     path = os.path.join(tmp, blk + "_regs.h")
     CHeaderExporter().export(root.top, path, reuse_typedefs=False)
@@ -740,6 +740,22 @@ def gen_header(root, blk, rdl_rel, regs, tmp):
     nw = max(len(r.name) for r in regs)
     for r in regs:
         offs.append("#define %s__%-*s 0x%02xu" % (ub, nw + 7, r.name + "_OFFSET", r.offset))
+    # the whole map, for a test of the decode (tb/common/tb_axi.h tb_axil_check_decode): every
+    # register's offset, and the address bits the map spans (bits above must be 0)
+    offs.append("")
+    offs.append("// Every register's offset, and the register file's address bits (MapW)")
+    offs.append("#define %s__ALL_OFFSETS \\" % ub)
+    terms = ["%s__%s_OFFSET" % (ub, r.name) for r in regs]
+    line = "    {"
+    for i, t in enumerate(terms):
+        t += "}" if i == len(terms) - 1 else ","
+        if len(line) + len(t) + 1 > 96:
+            offs.append(line + " \\")
+            line = "     " + t
+        else:
+            line += ("" if line.endswith("{") else " ") + t
+    offs.append(line)
+    offs.append("#define %s__MAP_W %d" % (ub, map_w))
     marker = "\n#ifdef __cplusplus\n}\n#endif"
     k = text.rfind(marker)
     if k < 0:
@@ -796,7 +812,7 @@ def main():
         outs["rtl/%s/%s_regs.v" % (blk, blk)] = gen_verilog(blk, rdl_rel, regs, map_w)
         outs["rtl/%s/%s_csr.v" % (blk, blk)] = gen_csr(blk, rdl_rel, regs, map_w)
         with tempfile.TemporaryDirectory() as tmp:
-            outs["sw/%s/%s_regs.h" % (blk, blk)] = gen_header(root, blk, rdl_rel, regs, tmp)
+            outs["sw/%s/%s_regs.h" % (blk, blk)] = gen_header(root, blk, rdl_rel, regs, map_w, tmp)
             outs["docs/regs/%s.md" % blk] = gen_markdown(root, blk, rdl_rel, regs, tmp)
     except GenError as e:
         die("%s: %s" % (rdl_rel, e))

@@ -847,6 +847,55 @@ void tb_axil_check_intr(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc, Irq
   }
 }
 
+// The register decode (docs/axi_shell.md, "Register semantics"): every register of regs (n byte
+// offsets, the whole map) reads OKAY; every other word of the map's 2^map_w bytes, and every
+// register's address with one bit set above the map (bits map_w up to the slave's address width,
+// axil.addr_bits), reads SLVERR with data 0 and refuses a write (SLVERR). A decode that lost a
+// register, or that maps a word twice or ignores the high address bits, fails here. The
+// refused writes write all ones, so a caller can check afterwards that nothing changed.
+template <class T, class P>
+void tb_axil_check_decode(TbAxilMaster<T, P> &axil, TbScore &sc, const uint32_t *regs, size_t n,
+                          int map_w) {
+  auto mapped = [&](uint32_t a) {
+    for (size_t i = 0; i < n; i++)
+      if (regs[i] == a) return true;
+    return false;
+  };
+  auto refused = [&](uint32_t a, const char *what) {
+    uint32_t d = 0xDEADBEEFu;
+    sc.check(what, a, TB_AXI_SLVERR, static_cast<uint64_t>(axil.read32(a, &d)));
+    sc.check("unmapped read: data 0", a, 0, d);
+    sc.check("unmapped write: SLVERR", a, TB_AXI_SLVERR, static_cast<uint64_t>(axil.write32(a, 0xFFFFFFFFu)));
+  };
+  for (uint32_t a = 0; a < (1u << map_w); a += 4) {
+    if (mapped(a)) {
+      uint32_t d;
+      sc.check("register read: OKAY", a, TB_AXI_OKAY, static_cast<uint64_t>(axil.read32(a, &d)));
+    } else {
+      refused(a, "read of a word between registers: SLVERR");
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int bit = map_w; bit < axil.addr_bits; bit++)
+      refused(regs[i] | (1u << bit), "read above the map (a register's alias): SLVERR");
+}
+
+// CTRL.START's byte strobe: with the block idle, START (start_bm, in byte 0) written with each
+// strobe pattern starts a job, whose DONE event (done_bm of INTR_STATUS, cleared before each
+// write) comes at once, exactly when byte 0's strobe is set. Leaves INTR_STATUS cleared.
+template <class T, class P>
+void tb_axil_check_start_strobe(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc, uint32_t ctrl,
+                                uint32_t start_bm, uint32_t intr_status, uint32_t done_bm) {
+  for (uint32_t strb = 0; strb < 16; strb++) {
+    accel_wr(b, intr_status, 0xFFFFFFFFu);
+    axil.write32(ctrl, start_bm, strb);
+    b->idle(b->ctx, 8);
+    sc.check("CTRL.START starts a job (DONE event) exactly with byte 0's strobe", strb,
+             (strb & 1) ? done_bm : 0, accel_rd(b, intr_status) & done_bm);
+  }
+  accel_wr(b, intr_status, 0xFFFFFFFFu);
+}
+
 // ================================================================ accel_bus over the models
 template <class T, class LP = TbAxilPorts<T>>
 struct TbAccelBus {

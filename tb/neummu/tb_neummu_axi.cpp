@@ -10,7 +10,8 @@
 //                                      by the driver (make sim-neummu-axi); +max=N caps them
 //   (always)   +n random translations on random tables (4 KB and 2 MB pages, holes, read-only
 //              pages), in batches with random in-flight windows; the register map's errors, byte
-//              strobes (every strobe pattern on every rw register), INTR_TEST and irq_o, START
+//              strobes (every strobe pattern on every rw register), INTR_TEST and irq_o, the
+//              decode (every hole SLVERR), START only with byte 0's strobe, START
 //              while a translation is in flight (the status is kept), the CFG.SLOTS clamp (merges
 //              and walks of one page's requests), FAULTS and the other counters against the model;
 //              single-page (4 KB and 2 MB) and full invalidation after a table change; ENABLE gating; an AXI
@@ -185,6 +186,17 @@ void test_registers(Env &e) {
                            NEUMMU__INTR_ENABLE_OFFSET, NEUMMU__STATUS_OFFSET};
   const uint32_t bits[2] = {NEUMMU__INTR_TEST__ERROR_bm, NEUMMU__INTR_TEST__DONE_bm};
   tb_axil_check_intr(e.axil, b, e.sc, [&e] { return e.tb.irq(); }, intr, bits, 2);
+  // the decode: every register OKAY, every hole SLVERR (the map fills the 8 address bits: no
+  // alias); the refused all-ones writes change no rw register
+  uint32_t before[sizeof rw / sizeof rw[0]];
+  for (size_t i = 0; i < sizeof rw / sizeof rw[0]; i++) before[i] = accel_rd(b, rw[i].off);
+  const uint32_t regs[] = NEUMMU__ALL_OFFSETS;
+  tb_axil_check_decode(e.axil, e.sc, regs, sizeof regs / sizeof regs[0], NEUMMU__MAP_W);
+  for (size_t i = 0; i < sizeof rw / sizeof rw[0]; i++)
+    e.sc.check(rw[i].name, 0, before[i], accel_rd(b, rw[i].off));
+  // CTRL.START needs byte 0's strobe (nothing in flight: DONE at once)
+  tb_axil_check_start_strobe(e.axil, b, e.sc, NEUMMU__CTRL_OFFSET, NEUMMU__CTRL__START_bm,
+                             NEUMMU__INTR_STATUS_OFFSET, NEUMMU__INTR_STATUS__DONE_bm);
   accel_err_clear(b);
 }
 

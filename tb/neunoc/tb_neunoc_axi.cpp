@@ -8,11 +8,13 @@
 //                     sources in file order (make sim-neunoc-axi)
 //   (always)          +n random packets (unicast and multicast, zero runs in the data); the
 //                     register map's errors; ENABLE gating; a malformed PE stream (a stray body
-//                     flit: ERR_CODE 0x01, ERR_PE, PE_REPAIRS) followed by good traffic; CLEAR;
+//                     flit: ERR_CODE 0x01, ERR_PE, PE_REPAIRS exact, DROPS 0) followed by good
+//                     traffic; CLEAR; CYC_STALL 0 with always-ready sinks, counting at a stopped one;
 //                     the DONE interrupt once the network is quiet; reset with packets in flight
 //                     followed by good traffic. The shell registers: STATUS/INTR_STATUS 0 after
 //                     reset, byte strobes, INTR_TEST, write-1-to-clear, irq_o; START while busy
-//                     (status kept, DONE only once quiet) and when idle (status cleared).
+//                     (status kept, DONE only once quiet) and when idle (status cleared); the
+//                     decode (holes and aliases SLVERR); START only with byte 0's strobe.
 // Last line: "N passed, N failed".
 #include <cinttypes>
 #include <cstdio>
@@ -249,6 +251,14 @@ void test_shell_regs(Env &e, uint64_t id) {
                            NEUNOC__INTR_ENABLE_OFFSET, NEUNOC__STATUS_OFFSET};
   const uint32_t bits[2] = {NEUNOC__INTR_TEST__DONE_bm, NEUNOC__INTR_TEST__ERROR_bm};
   tb_axil_check_intr(e.axil, b, e.sc, [&e] { return e.tb.irq(); }, intr, bits, 2);
+  // the decode: every register OKAY, every hole and alias (address bit 7) SLVERR; the refused
+  // all-ones writes change no rw register
+  const uint32_t regs[] = NEUNOC__ALL_OFFSETS;
+  tb_axil_check_decode(e.axil, e.sc, regs, sizeof regs / sizeof regs[0], NEUNOC__MAP_W);
+  for (const TbRwReg &r : rw) e.sc.check(r.name, id, 0, accel_rd(b, r.off));
+  // CTRL.START needs byte 0's strobe (the network is idle and quiet: DONE at once)
+  tb_axil_check_start_strobe(e.axil, b, e.sc, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__START_bm,
+                             NEUNOC__INTR_STATUS_OFFSET, NEUNOC__INTR_STATUS__DONE_bm);
   accel_err_clear(b);
 }
 
@@ -331,12 +341,33 @@ int main(int argc, char **argv) {
     e.sc.check("STATUS.ERROR after a stray flit", ++id, 4, accel_rd(b, NEUNOC__STATUS_OFFSET) & 4);
     e.sc.check("ERR_CODE 0x01 (a PE stream repaired)", id, NNOC_ERR_REPAIR, accel_rd(b, NEUNOC__ERR_CODE_OFFSET) & 0xFF);
     e.sc.check("ERR_PE bit 0", id, 1, accel_rd(b, NEUNOC__ERR_PE_OFFSET) & 1);
-    e.sc.expect(accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET) >= 1, "PE_REPAIRS counts it", id);
+    e.sc.check("PE_REPAIRS counts it, once", id, 1, accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET));
+    // the PE guard dropped the flit: no router ever sees a flit without a destination
+    e.sc.check("DROPS (a PE guard's repair is no router drop)", id, 0, accel_rd(b, NEUNOC__DROPS_OFFSET));
     Ledger lg(e.np);
     random_traffic(e, lg, 200, ++id);
+    e.sc.check("PE_REPAIRS after good traffic", id, 1, accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET));
+    b->stream_send(b->ctx, 0, stray, 0, 1);   // a second repair
+    b->idle(b->ctx, 200);
+    e.sc.check("PE_REPAIRS counts a second repair", id, 2, accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET));
     accel_wr(b, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__CLEAR_bm);
     e.sc.check("CLEAR zeroes ERR_PE", id, 0, accel_rd(b, NEUNOC__ERR_PE_OFFSET));
     e.sc.check("CLEAR zeroes PE_REPAIRS", id, 0, accel_rd(b, NEUNOC__PE_REPAIRS_OFFSET));
+    e.sc.check("CLEAR leaves DROPS 0", id, 0, accel_rd(b, NEUNOC__DROPS_OFFSET));
+  }
+
+  // CYC_STALL counts the busy cycles in which a PE output holds a flit its sink does not take:
+  // none while every sink takes every flit, though the network is busy
+  {
+    for (auto *q : e.rx) q->stall.pct = 0;
+    accel_counters_clear(b);
+    accel_job_start(b);   // clears the repairs' error status
+    Ledger lg(e.np);
+    random_traffic(e, lg, 100, ++id);
+    e.sc.check("network quiet: DONE without error", id, 0, static_cast<uint64_t>(nnoc_drv_drain(&e.dev, kTimeout)));
+    e.sc.expect(accel_rd(b, NEUNOC__CYC_BUSY_OFFSET) > 0, "CYC_BUSY counts the traffic's cycles", id);
+    e.sc.check("CYC_STALL with every sink always ready", id, 0, accel_rd(b, NEUNOC__CYC_STALL_OFFSET));
+    for (auto *q : e.rx) q->stall.pct = a.stall_pct;
   }
 
   // START with the network busy (rtl/neunoc/neunoc_csr.v: START starts a new job's status only
@@ -370,10 +401,13 @@ int main(int argc, char **argv) {
     p.words[1] = 0x34;
     Ledger lg(e.np);
     lg.add(e, p);
+    const uint32_t stall0 = accel_rd(b, NEUNOC__CYC_STALL_OFFSET);
     nnoc_drv_send(&e.dev, &p);
     b->idle(b->ctx, 200);
     e.sc.check("a delivered flit held at a stopped sink: STATUS BUSY", id, st_busy | st_done | st_err,
                accel_rd(b, NEUNOC__STATUS_OFFSET));
+    e.sc.expect(accel_rd(b, NEUNOC__CYC_STALL_OFFSET) - stall0 >= 100,
+                "CYC_STALL counts the cycles a stopped sink holds a flit", id);
     accel_wr(b, NEUNOC__INTR_STATUS_OFFSET, 3);
     accel_wr(b, NEUNOC__INTR_ENABLE_OFFSET, NEUNOC__INTR_ENABLE__DONE_bm);
     accel_wr(b, NEUNOC__CTRL_OFFSET, NEUNOC__CTRL__START_bm);

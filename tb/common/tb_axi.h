@@ -778,13 +778,16 @@ struct TbRwReg {
 // every strobe pattern 0..15 is written to each register twice, first with every bit inverted
 // (a write that is lost or lands in the wrong byte shows, even in a 1-bit field), then with
 // random data. Each write must answer OKAY and read back (through the accel_bus) as exactly the
-// strobed bytes changed. Leaves each register as its last write made it.
+// strobed bytes changed; at the end every register still holds its own last value (a write to
+// one register changed no other). Leaves each register as its last write made it.
 template <class T, class P>
 void tb_axil_check_strobes(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc,
                            const TbRwReg *regs, size_t n) {
+  std::vector<uint32_t> last(n);
   for (size_t i = 0; i < n; i++) {
     const TbRwReg &r = regs[i];
-    uint32_t val = accel_rd(b, r.off);
+    uint32_t &val = last[i];
+    val = accel_rd(b, r.off);
     for (int pass = 0; pass < 2; pass++) {
       for (uint32_t strb = 0; strb < 16; strb++) {
         const uint32_t d = pass == 0 ? ~val : tb_rand_u32();
@@ -799,6 +802,9 @@ void tb_axil_check_strobes(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc,
       }
     }
   }
+  for (size_t i = 0; i < n; i++)
+    sc.check("rw register unchanged by the writes to the others", regs[i].off, last[i],
+             accel_rd(b, regs[i].off));
 }
 
 // The interrupt registers of a block's shell (docs/axi_shell.md): INTR_TEST (singlepulse),

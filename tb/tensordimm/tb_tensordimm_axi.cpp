@@ -9,7 +9,8 @@
 //   +workload=<file>  the instructions and memory image of a workload file (sw/tensordimm),
 //                     windows set through the driver, instructions pushed as the FIFO has room
 //                     (make sim-tensordimm-axi); prints "axi workload: ..."
-//   (always)          the register map's errors and HWCFG; +n random instructions (every op,
+//   (always)          the register map's errors (the decode: holes and aliases SLVERR), HWCFG,
+//                     byte strobes on every rw register, INTR_TEST and irq_o; +n random instructions (every op,
 //                     sub-op and type, bad rows, illegal fields; protection windows changed
 //                     through the driver between instructions) pushed without waiting, so pushes
 //                     into a full FIFO are refused (SLVERR) and retried; an illegal instruction's
@@ -214,6 +215,25 @@ void test_registers(Env &e) {
   e.sc.check("a pop with nothing waiting is harmless", 0, 0,
              static_cast<uint64_t>(accel_wr(b, TENSORDIMM__RET_POP_OFFSET, 1)));
   e.sc.check("RETIRED unchanged", 0, 0, accel_rd(b, TENSORDIMM__RETIRED_OFFSET));
+  // byte strobes on every rw register without a side effect (INSN4 pushes, CFG.GO writes a
+  // core's register), each write read back, and no write reaching another register (tb_axi.h);
+  // INTR_ENABLE as the driver set it afterwards (the tests below wait on the DONE interrupt)
+  const uint32_t intr_enable = accel_rd(b, TENSORDIMM__INTR_ENABLE_OFFSET);
+  const TbRwReg rw[] = {
+      {TENSORDIMM__CFG_DATA_OFFSET, 0xFFFFFFFFu, "CFG_DATA (strobed write)"},
+      {TENSORDIMM__INSN0_OFFSET, 0xFFFFFFFFu, "INSN0 (strobed write)"},
+      {TENSORDIMM__INSN1_OFFSET, 0xFFFFFFFFu, "INSN1 (strobed write)"},
+      {TENSORDIMM__INSN2_OFFSET, 0xFFFFFFFFu, "INSN2 (strobed write)"},
+      {TENSORDIMM__INSN3_OFFSET, 0xFFFFFFFFu, "INSN3 (strobed write)"},
+      {TENSORDIMM__INTR_ENABLE_OFFSET, 0x3u, "INTR_ENABLE (strobed write)"}};
+  tb_axil_check_strobes(e.axil, b, e.sc, rw, sizeof rw / sizeof rw[0]);
+  // INTR_TEST, INTR_STATUS and irq_o (tb_axi.h)
+  const TbIntrRegs intr = {TENSORDIMM__INTR_TEST_OFFSET, TENSORDIMM__INTR_STATUS_OFFSET,
+                           TENSORDIMM__INTR_ENABLE_OFFSET, TENSORDIMM__STATUS_OFFSET};
+  const uint32_t bits[2] = {TENSORDIMM__INTR_TEST__DONE_bm, TENSORDIMM__INTR_TEST__ERROR_bm};
+  tb_axil_check_intr(e.axil, b, e.sc, [&e] { return e.tb.irq(); }, intr, bits, 2);
+  e.sc.check("no instruction pushed by the register checks", 0, 0, accel_rd(b, TENSORDIMM__ISSUED_OFFSET));
+  accel_wr(b, TENSORDIMM__INTR_ENABLE_OFFSET, intr_enable);
   accel_err_clear(b);
 }
 

@@ -18,9 +18,11 @@
 //                     (0x14), host-port BAD / BUSY through the mailbox and through a LOAD into
 //                     running tiles (0x02), RRESP SLVERR and DECERR on a LOAD (the word not
 //                     written; IMEM too), BRESP SLVERR on a STORE, a program that stops with an
-//                     error (0x2s, TILE_ERR), START while a RUN is busy (ignored), reset in the
-//                     middle of a RUN and of a LOAD; then +n random programs (mna_rand, 2 runs,
-//                     some with bad instructions) as workloads.
+//                     error (0x2s, TILE_ERR), START while a RUN is busy (ignored); the mailbox
+//                     at a job's edges (a GO during a LOAD of random length, and just before a
+//                     RUN's START: answered in that order, as the model); reset in the middle of
+//                     a RUN and of a LOAD; then +n random programs (mna_rand, 2 runs, some with
+//                     bad instructions) as workloads.
 // Build-time configuration: TB_Tiles, TB_Emacs, ... TB_AxiAddrW (rtl/manna/block.toml).
 // Last line: "N passed, N failed".
 #include <cinttypes>
@@ -526,20 +528,28 @@ void load_prog(Env &e, int tile, const std::vector<uint64_t> &p) {
              static_cast<uint32_t>(i), p[i], nullptr);
 }
 
-// RUN at pc, model too; checks the result against the model's statuses.
-int run(Env &e, uint32_t pc, const char *what) {
+// The model's RUN at pc: returns the driver's expected result (0, or 0x20 + the lowest stopped
+// tile's status), *mask the expected TILE_ERR.
+int model_run(Env &e, uint32_t pc, uint32_t *mask) {
   mna_host(e.model, MNA_HOST_START, 0, 0, 0, pc, 0, nullptr);
   mna_run(e.model, 100000000ull);
   int exp = 0;
-  uint32_t mask = 0;
+  *mask = 0;
   for (int t = 0; t < e.cfg.tiles; t++) {
     mna_tile_status_t st;
     mna_tile_status(e.model, t, &st);
     if (st.status != MNA_ST_DONE) {
-      mask |= 1u << t;
+      *mask |= 1u << t;
       if (!exp) exp = MNA_DRV_ERR_TILE | st.status;
     }
   }
+  return exp;
+}
+
+// RUN at pc, model too; checks the result against the model's statuses.
+int run(Env &e, uint32_t pc, const char *what) {
+  uint32_t mask = 0;
+  const int exp = model_run(e, pc, &mask);
   mna_drv_job_t js;
   std::memset(&js, 0, sizeof js);
   const int rc = mna_drv_run(&e.dev, pc, kJobTimeout, &js);
@@ -651,6 +661,112 @@ void test_host_busy(Env &e) {
   compare_range(e, 0, MNA_SP_MB, 0, n, "MB after the overrun");
 }
 
+// A mailbox request posted (its GO) without waiting for the answer: MBOX_ADDR, DATA, REQ as the
+// driver writes them (mna_drv_host), GO last.
+void mbox_post(Env &e, int op, int tile, int sp, uint32_t addr, uint64_t data) {
+  accel_bus *b = e.bus();
+  const uint32_t req = static_cast<uint32_t>(op) << MANNA__MBOX_REQ__OP_bp |
+                       static_cast<uint32_t>(tile) << MANNA__MBOX_REQ__TILE_bp |
+                       static_cast<uint32_t>(sp) << MANNA__MBOX_REQ__SPACE_bp;
+  accel_wr(b, MANNA__MBOX_ADDR_OFFSET, addr);
+  accel_wr(b, MANNA__MBOX_DATA_LO_OFFSET, static_cast<uint32_t>(data));
+  accel_wr(b, MANNA__MBOX_DATA_HI_OFFSET, static_cast<uint32_t>(data >> 32));
+  accel_wr(b, MANNA__MBOX_REQ_OFFSET, req);
+  accel_wr(b, MANNA__MBOX_REQ_OFFSET, req | MANNA__MBOX_REQ__GO_bm);
+}
+
+// The posted request's answer against the model's (err and, but for a WRITE, data).
+void mbox_check(Env &e, const char *what, uint64_t i, int mrc, uint64_t exp, bool has_data) {
+  accel_bus *b = e.bus();
+  e.sc.check("mailbox answered", i, 1,
+             static_cast<uint64_t>(accel_poll(b, MANNA__MBOX_RSP_OFFSET,
+                                              MANNA__MBOX_RSP__VALID_bm | MANNA__MBOX_RSP__PENDING_bm,
+                                              MANNA__MBOX_RSP__VALID_bm, kJobTimeout)));
+  const uint32_t r = rd(e, MANNA__MBOX_RSP_OFFSET);
+  e.sc.check(what, i, static_cast<uint64_t>(mrc),
+             (r & MANNA__MBOX_RSP__ERR_bm) >> MANNA__MBOX_RSP__ERR_bp);
+  if (has_data)
+    e.sc.check(what, i, exp,
+               static_cast<uint64_t>(rd(e, MANNA__MBOX_RSP_HI_OFFSET)) << 32 |
+                   rd(e, MANNA__MBOX_RSP_LO_OFFSET));
+}
+
+// A RUN job's registers as mna_drv_start writes them, all but CTRL.START.
+void run_setup(Env &e, uint32_t pc) {
+  accel_bus *b = e.bus();
+  accel_wr(b, MANNA__INTR_STATUS_OFFSET, ACCEL_INTR_DONE | ACCEL_INTR_ERROR);
+  accel_wr(b, MANNA__INTR_ENABLE_OFFSET, ACCEL_INTR_DONE);
+  accel_wr(b, MANNA__JOB_CMD_OFFSET, MNA_DRV_RUN);
+  accel_wr(b, MANNA__JOB_ADDR_OFFSET, pc);
+  accel_wr(b, MANNA__JOB_COUNT_OFFSET, 0);
+  accel_wr(b, MANNA__JOB_DRAM_OFFSET, 0);
+}
+
+// The mailbox next to a job's edges, where it shares the host port with the job (job_port):
+// a GO during a LOAD (at a random moment, sometimes after its end) waits for the LOAD and READs
+// the loaded word; a GO just before a RUN's START (0-4 idle cycles between) goes first, so the
+// tile is not yet running: a READ is answered (not BUSY), a WRITE lands before the program,
+// STATUS is the last run's; the RUN's result and TILE_ERR as the model's. The model executes
+// the requests in that order. (The GO and START of one cycle, which could put the request into
+// the RUN's SRStart, are two register writes: they cannot coincide.)
+void test_mbox_job_edges(Env &e, int reps) {
+  const std::vector<uint64_t> prog = assemble(e, "li s1, 7\nli s2, 9\nhalt\n");
+  load_prog(e, -1, prog);
+  const uint32_t mbw = swords(e, MNA_SP_MB);
+  for (int r = 0; r < reps && !e.clk.timed_out(); r++) {
+    const uint64_t i = static_cast<uint64_t>(r);
+    // LOAD, the GO while it runs
+    const int tile = static_cast<int>(tb_rand_range(0, TB_Tiles - 1));
+    const uint32_t n = tb_rand_range(1, mbw);
+    const uint32_t w = tb_chance(50) ? n - 1 : tb_rand_range(0, n - 1);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v) x = tb_rand_u32();
+    const uint64_t buf = e.alloc(n * 4);
+    mna_drv_mem_write32(&e.dev, buf, v.data(), n);
+    e.sc.check("LOAD started", i, 0,
+               static_cast<uint64_t>(mna_drv_start(&e.dev, MNA_DRV_LOAD, 0, tile, MNA_SP_MB, 0, n, buf)));
+    e.tb.bus.idle(e.tb.bus.ctx, tb_rand_range(0, 6 * n));
+    mbox_post(e, MNA_HOST_READ, tile, MNA_SP_MB, w, 0);
+    mna_drv_job_t st;
+    e.sc.check("LOAD with a mailbox GO in it", i, 0,
+               static_cast<uint64_t>(mna_drv_wait(&e.dev, kJobTimeout, &st)));
+    e.sc.check("LOAD JOB_WORDS", i, n, st.words);
+    e.jobs++;
+    for (uint32_t k = 0; k < n; k++)
+      mna_host(e.model, MNA_HOST_WRITE, 0, tile, MNA_SP_MB, k, v[k], nullptr);
+    uint64_t exp = 0;
+    int mrc = mna_host(e.model, MNA_HOST_READ, 0, tile, MNA_SP_MB, w, 0, &exp);
+    mbox_check(e, "mailbox READ posted during a LOAD: the loaded word", i, mrc, exp, true);
+    // RUN, the GO just before its START
+    const int op = tb_chance(40) ? MNA_HOST_READ : tb_chance(50) ? MNA_HOST_WRITE : MNA_HOST_STATUS;
+    const int sp = tb_chance(50) ? MNA_SP_MB : MNA_SP_SREG;
+    const int mt = static_cast<int>(tb_rand_range(0, TB_Tiles - 1));
+    const uint32_t ma = tb_rand_range(0, swords(e, sp) - 1);
+    const uint64_t md = tb_rand_u32();
+    run_setup(e, 0);
+    mbox_post(e, op, mt, sp, ma, md);
+    if (tb_chance(50)) e.tb.bus.idle(e.tb.bus.ctx, tb_rand_range(1, 4));
+    accel_wr(e.bus(), MANNA__CTRL_OFFSET, MANNA__CTRL__START_bm);
+    mrc = mna_host(e.model, op, 0, mt, sp, ma, md, &exp);
+    uint32_t mask = 0;
+    const int xrc = model_run(e, 0, &mask);
+    mna_drv_job_t js;
+    std::memset(&js, 0, sizeof js);
+    e.sc.check("RUN with a mailbox GO just before its START", i, static_cast<uint64_t>(xrc),
+               static_cast<uint64_t>(mna_drv_wait(&e.dev, kJobTimeout, &js)));
+    e.sc.check("TILE_ERR", i, mask, js.tile_err);
+    e.jobs++;
+    e.runs++;
+    mbox_check(e, "mailbox request posted before a RUN's START: answered before it", i, mrc, exp,
+               op != MNA_HOST_WRITE);
+  }
+  compare_status(e, "tile STATUS after the mailbox at job edges");
+  for (int t = 0; t < TB_Tiles; t++) {
+    compare_range(e, t, MNA_SP_MB, 0, mbw, "MB after the mailbox at job edges");
+    compare_range(e, t, MNA_SP_SREG, 0, 16, "SREG after the mailbox at job edges");
+  }
+}
+
 // Reset in the middle of a RUN and of a LOAD; then a good job.
 void test_reset(Env &e) {
   const std::vector<uint64_t> spin =
@@ -751,6 +867,7 @@ int main(int argc, char **argv) {
     fresh(e);
     test_program_errors(e);
     test_host_busy(e);
+    test_mbox_job_edges(e, 12);
     test_reset(e);
     random_workloads(e, a.n);
   }

@@ -39,9 +39,11 @@
 extern "C" {
 #endif
 
-/* The DRAM a random graph stream uses: GLOADs of features read [in_base, +in_words), GLOADs of
- * edges read [edge_base, +edge_words) (fill it with gnn_random_edges), GSTOREs write
- * [out_base, +out_words).  Each region must hold at least P * max(gdepth) * max(L, P) words. */
+/* The DRAM a random graph stream uses: GLOADs of features read [in_base, +in_words) (and one in
+ * 16 the last words of DRAM, ending at word 2^addr_w - 1: the edge of the RANGE check; nothing
+ * writes there, so they read 0), GLOADs of edges read [edge_base, +edge_words) (fill it with
+ * gnn_random_edges), GSTOREs write [out_base, +out_words).  Each region must hold at least
+ * P * max(gdepth) * max(L, P) words. */
 typedef struct {
   uint64_t in_base, in_words, edge_base, edge_words, out_base, out_words;
   int init_memories;  /* 1: a prologue of GLOADs writes every line of both banks of EDGE, IF and

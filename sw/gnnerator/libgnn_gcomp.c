@@ -52,8 +52,11 @@ static gnn_insn_t feat_insn(gz_t *z, int store, unsigned mem) {
   const uint64_t base = gu(z, 2) * d + gu(z, d - rows * ch + 1);
   const uint64_t stride = gu(z, 4) == 0 ? 0 : dim + gu(z, 4);
   const uint64_t span = (n - 1) * stride + dim;
-  const uint32_t addr = store ? in_region(z, z->rg->out_base, z->rg->out_words, span)
-                              : in_region(z, z->rg->in_base, z->rg->in_words, span);
+  uint32_t addr = store ? in_region(z, z->rg->out_base, z->rg->out_words, span)
+                        : in_region(z, z->rg->in_base, z->rg->in_words, span);
+  /* one load in 16 ends at the last DRAM word (2^addr_w - 1): legal, the edge of RANGE's DRAM
+     check (the words there are never written: they read 0) */
+  if (!store && gu(z, 16) == 0) addr = (uint32_t)((1ull << z->c->addr_w) - span);
   return store ? gnn_enc_gstore((unsigned)base, (unsigned)n, (unsigned)dim, addr, (uint32_t)stride)
                : gnn_enc_gload(mem, (unsigned)base, (unsigned)n, (unsigned)dim, addr,
                                (uint32_t)stride);

@@ -72,18 +72,24 @@ uint32_t mna_drv_space_words(const mna_dev_t *d, int space) {
 
 /* ---------------------------------------------------------------- jobs */
 
-int mna_drv_start(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
-                  uint32_t count, uint64_t dram) {
+int mna_drv_prepare(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                    uint32_t count, uint64_t dram) {
   if (dram > 0xFFFFFFFFull) return ACCEL_E_ARG;
   const uint32_t cmd = SET(JOB_CMD, OP, op) | SET(JOB_CMD, BCAST, bcast != 0) |
                        SET(JOB_CMD, TILE, tile) | SET(JOB_CMD, SPACE, space);
   if (WR(MANNA__INTR_STATUS_OFFSET, ACCEL_INTR_DONE | ACCEL_INTR_ERROR) ||
       WR(MANNA__INTR_ENABLE_OFFSET, ACCEL_INTR_DONE) || WR(MANNA__JOB_CMD_OFFSET, cmd) ||
       WR(MANNA__JOB_ADDR_OFFSET, addr) || WR(MANNA__JOB_COUNT_OFFSET, count) ||
-      WR(MANNA__JOB_DRAM_OFFSET, (uint32_t)dram) ||
-      WR(MANNA__CTRL_OFFSET, MANNA__CTRL__START_bm))
+      WR(MANNA__JOB_DRAM_OFFSET, (uint32_t)dram))
     return ACCEL_E_BUS;
   return 0;
+}
+
+int mna_drv_start(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                  uint32_t count, uint64_t dram) {
+  int rc = mna_drv_prepare(d, op, bcast, tile, space, addr, count, dram);
+  if (rc) return rc;
+  return WR(MANNA__CTRL_OFFSET, MANNA__CTRL__START_bm) ? ACCEL_E_BUS : 0;
 }
 
 int mna_drv_wait(mna_dev_t *d, uint64_t timeout, mna_drv_job_t *st) {
@@ -125,9 +131,8 @@ int mna_drv_run(mna_dev_t *d, uint32_t pc, uint64_t timeout, mna_drv_job_t *st) 
 
 /* ---------------------------------------------------------------- mailbox */
 
-int mna_drv_host(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
-                 uint64_t data, uint64_t *rdata, uint64_t timeout) {
-  uint32_t r, lo, hi;
+int mna_drv_host_post(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                      uint64_t data) {
   const uint32_t req = SET(MBOX_REQ, OP, op) | SET(MBOX_REQ, BCAST, bcast != 0) |
                        SET(MBOX_REQ, TILE, tile) | SET(MBOX_REQ, SPACE, space);
   if (WR(MANNA__MBOX_ADDR_OFFSET, addr & MANNA__MBOX_ADDR__ADDR_bm) ||
@@ -135,6 +140,17 @@ int mna_drv_host(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t 
       WR(MANNA__MBOX_DATA_HI_OFFSET, (uint32_t)(data >> 32)) || WR(MANNA__MBOX_REQ_OFFSET, req) ||
       WR(MANNA__MBOX_REQ_OFFSET, req | MANNA__MBOX_REQ__GO_bm))
     return ACCEL_E_BUS;
+  return 0;
+}
+
+int mna_drv_host(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                 uint64_t data, uint64_t *rdata, uint64_t timeout) {
+  int rc = mna_drv_host_post(d, op, bcast, tile, space, addr, data);
+  return rc ? rc : mna_drv_host_result(d, rdata, timeout);
+}
+
+int mna_drv_host_result(mna_dev_t *d, uint64_t *rdata, uint64_t timeout) {
+  uint32_t r, lo, hi;
   const int p = accel_poll(d->bus, MANNA__MBOX_RSP_OFFSET,
                            MANNA__MBOX_RSP__VALID_bm | MANNA__MBOX_RSP__PENDING_bm,
                            MANNA__MBOX_RSP__VALID_bm, timeout);

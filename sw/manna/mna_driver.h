@@ -72,6 +72,9 @@ uint32_t mna_drv_space_words(const mna_dev_t *d, int space);
  * 0, ACCEL_E_ARG (dram above 32 bits) or ACCEL_E_BUS. */
 int mna_drv_start(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
                   uint32_t count, uint64_t dram);
+/* mna_drv_start without its CTRL.START: the job's registers written, to be started later. */
+int mna_drv_prepare(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                    uint32_t count, uint64_t dram);
 /* Waits for the job's end (timeout in the back end's unit), reads its status into st (may be
  * NULL), clears INTR_STATUS: 0, the ERR_CODE word, ACCEL_E_TIMEOUT or ACCEL_E_BUS. */
 int mna_drv_wait(mna_dev_t *d, uint64_t timeout, mna_drv_job_t *st);
@@ -88,6 +91,12 @@ int mna_drv_run(mna_dev_t *d, uint32_t pc, uint64_t timeout, mna_drv_job_t *st);
  * response err (MNA_RSP_OK / BAD / BUSY) with its data in *rdata (may be NULL), or ACCEL_E_*. */
 int mna_drv_host(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
                  uint64_t data, uint64_t *rdata, uint64_t timeout);
+/* mna_drv_host in two halves, for a request posted while something else goes on: _post writes
+ * the request and its GO (0 or ACCEL_E_BUS); _result waits (timeout) for the response and returns
+ * as mna_drv_host does. */
+int mna_drv_host_post(mna_dev_t *d, int op, int bcast, int tile, int space, uint32_t addr,
+                      uint64_t data);
+int mna_drv_host_result(mna_dev_t *d, uint64_t *rdata, uint64_t timeout);
 
 /* Device memory: n 32-bit words (4 bytes each) or 64-bit words (8 bytes each, low word first),
  * little-endian. 0 or ACCEL_E_BUS. */

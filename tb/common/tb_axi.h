@@ -858,10 +858,13 @@ void tb_axil_check_intr(TbAxilMaster<T, P> &axil, accel_bus *b, TbScore &sc, Irq
 // register's address with one bit set above the map (bits map_w up to the slave's address width,
 // axil.addr_bits), reads SLVERR with data 0 and refuses a write (SLVERR). A decode that lost a
 // register, or that maps a word twice or ignores the high address bits, fails here. The
-// refused writes write all ones, so a caller can check afterwards that nothing changed.
+// refused writes write all ones; each of the nkept rw registers kept must read afterwards as it
+// did before (no refused write reached it).
 template <class T, class P>
 void tb_axil_check_decode(TbAxilMaster<T, P> &axil, TbScore &sc, const uint32_t *regs, size_t n,
-                          int map_w) {
+                          int map_w, const TbRwReg *kept = nullptr, size_t nkept = 0) {
+  std::vector<uint32_t> before(nkept);
+  for (size_t i = 0; i < nkept; i++) axil.read32(kept[i].off, &before[i]);
   auto mapped = [&](uint32_t a) {
     for (size_t i = 0; i < n; i++)
       if (regs[i] == a) return true;
@@ -884,6 +887,11 @@ void tb_axil_check_decode(TbAxilMaster<T, P> &axil, TbScore &sc, const uint32_t 
   for (size_t i = 0; i < n; i++)
     for (int bit = map_w; bit < axil.addr_bits; bit++)
       refused(regs[i] | (1u << bit), "read above the map (a register's alias): SLVERR");
+  for (size_t i = 0; i < nkept; i++) {
+    uint32_t d = 0;
+    axil.read32(kept[i].off, &d);
+    sc.check(kept[i].name, kept[i].off, before[i], d);
+  }
 }
 
 // CTRL.START's byte strobe: with the block idle, START (start_bm, in byte 0) written with each

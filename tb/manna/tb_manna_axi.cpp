@@ -661,45 +661,14 @@ void test_host_busy(Env &e) {
   compare_range(e, 0, MNA_SP_MB, 0, n, "MB after the overrun");
 }
 
-// A mailbox request posted (its GO) without waiting for the answer: MBOX_ADDR, DATA, REQ as the
-// driver writes them (mna_drv_host), GO last.
-void mbox_post(Env &e, int op, int tile, int sp, uint32_t addr, uint64_t data) {
-  accel_bus *b = e.bus();
-  const uint32_t req = static_cast<uint32_t>(op) << MANNA__MBOX_REQ__OP_bp |
-                       static_cast<uint32_t>(tile) << MANNA__MBOX_REQ__TILE_bp |
-                       static_cast<uint32_t>(sp) << MANNA__MBOX_REQ__SPACE_bp;
-  accel_wr(b, MANNA__MBOX_ADDR_OFFSET, addr);
-  accel_wr(b, MANNA__MBOX_DATA_LO_OFFSET, static_cast<uint32_t>(data));
-  accel_wr(b, MANNA__MBOX_DATA_HI_OFFSET, static_cast<uint32_t>(data >> 32));
-  accel_wr(b, MANNA__MBOX_REQ_OFFSET, req);
-  accel_wr(b, MANNA__MBOX_REQ_OFFSET, req | MANNA__MBOX_REQ__GO_bm);
-}
-
-// The posted request's answer against the model's (err and, but for a WRITE, data).
+// A mailbox request's answer (mna_drv_host_result) against the model's: err and, but for a
+// WRITE, data.
 void mbox_check(Env &e, const char *what, uint64_t i, int mrc, uint64_t exp, bool has_data) {
-  accel_bus *b = e.bus();
-  e.sc.check("mailbox answered", i, 1,
-             static_cast<uint64_t>(accel_poll(b, MANNA__MBOX_RSP_OFFSET,
-                                              MANNA__MBOX_RSP__VALID_bm | MANNA__MBOX_RSP__PENDING_bm,
-                                              MANNA__MBOX_RSP__VALID_bm, kJobTimeout)));
-  const uint32_t r = rd(e, MANNA__MBOX_RSP_OFFSET);
-  e.sc.check(what, i, static_cast<uint64_t>(mrc),
-             (r & MANNA__MBOX_RSP__ERR_bm) >> MANNA__MBOX_RSP__ERR_bp);
-  if (has_data)
-    e.sc.check(what, i, exp,
-               static_cast<uint64_t>(rd(e, MANNA__MBOX_RSP_HI_OFFSET)) << 32 |
-                   rd(e, MANNA__MBOX_RSP_LO_OFFSET));
-}
-
-// A RUN job's registers as mna_drv_start writes them, all but CTRL.START.
-void run_setup(Env &e, uint32_t pc) {
-  accel_bus *b = e.bus();
-  accel_wr(b, MANNA__INTR_STATUS_OFFSET, ACCEL_INTR_DONE | ACCEL_INTR_ERROR);
-  accel_wr(b, MANNA__INTR_ENABLE_OFFSET, ACCEL_INTR_DONE);
-  accel_wr(b, MANNA__JOB_CMD_OFFSET, MNA_DRV_RUN);
-  accel_wr(b, MANNA__JOB_ADDR_OFFSET, pc);
-  accel_wr(b, MANNA__JOB_COUNT_OFFSET, 0);
-  accel_wr(b, MANNA__JOB_DRAM_OFFSET, 0);
+  uint64_t got = 0;
+  const int rc = mna_drv_host_result(&e.dev, &got, kJobTimeout);
+  e.sc.check("mailbox answered", i, 1, static_cast<uint64_t>(rc >= 0));
+  e.sc.check(what, i, static_cast<uint64_t>(mrc), static_cast<uint64_t>(rc));
+  if (has_data) e.sc.check(what, i, exp, got);
 }
 
 // The mailbox next to a job's edges, where it shares the host port with the job (job_port):
@@ -726,7 +695,7 @@ void test_mbox_job_edges(Env &e, int reps) {
     e.sc.check("LOAD started", i, 0,
                static_cast<uint64_t>(mna_drv_start(&e.dev, MNA_DRV_LOAD, 0, tile, MNA_SP_MB, 0, n, buf)));
     e.tb.bus.idle(e.tb.bus.ctx, tb_rand_range(0, 6 * n));
-    mbox_post(e, MNA_HOST_READ, tile, MNA_SP_MB, w, 0);
+    mna_drv_host_post(&e.dev, MNA_HOST_READ, 0, tile, MNA_SP_MB, w, 0);
     mna_drv_job_t st;
     e.sc.check("LOAD with a mailbox GO in it", i, 0,
                static_cast<uint64_t>(mna_drv_wait(&e.dev, kJobTimeout, &st)));
@@ -743,8 +712,8 @@ void test_mbox_job_edges(Env &e, int reps) {
     const int mt = static_cast<int>(tb_rand_range(0, TB_Tiles - 1));
     const uint32_t ma = tb_rand_range(0, swords(e, sp) - 1);
     const uint64_t md = tb_rand_u32();
-    run_setup(e, 0);
-    mbox_post(e, op, mt, sp, ma, md);
+    mna_drv_prepare(&e.dev, MNA_DRV_RUN, 0, 0, 0, 0, 0, 0);
+    mna_drv_host_post(&e.dev, op, 0, mt, sp, ma, md);
     if (tb_chance(50)) e.tb.bus.idle(e.tb.bus.ctx, tb_rand_range(1, 4));
     accel_wr(e.bus(), MANNA__CTRL_OFFSET, MANNA__CTRL__START_bm);
     mrc = mna_host(e.model, op, 0, mt, sp, ma, md, &exp);
